@@ -1,0 +1,149 @@
+// The only module that reads process.env. Everything is validated once, at
+// start; a bad value stops the process with one line that names the variable.
+// Secret values never appear in those lines, nor anywhere else.
+import { z } from 'zod';
+
+export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://');
+
+const envSchema = z.object({
+  PORT: port.default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PAYMENT_BASE_URL: httpUrl.optional(),
+  PAYMENT_API_KEY: z.string().min(1).optional(),
+  PAYMENT_TIMEOUT_MS: positiveInt.default(15_000),
+  PAYMENT_PAGE_PARAM: z.string().min(1).default('page'),
+  PAYMENT_PAGE_SIZE_PARAM: z.string().min(1).default('page_size'),
+  /** Page size the gateway asks of the charge list. */
+  PAYMENT_PAGE_SIZE: positiveInt.max(500).default(20),
+  WEBHOOK_SECRET: z.string().min(1).optional(),
+  WEBHOOK_SIGNATURE_SCHEME: z.enum(SIGNATURE_SCHEMES).default('auto'),
+  WEBHOOK_PATH: z.string().regex(/^\/[\w\-/.]*$/, 'must be a path such as /webhooks/payment').default('/webhooks/payment'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  SANDBOX_PORT: port.default(4010),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export interface UpstreamConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  pageParam: string;
+  pageSizeParam: string;
+  pageSize: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** 'sandbox': no PAYMENT_BASE_URL; the sandbox runs in-process and its URL and key are filled in at start. */
+  mode: 'sandbox' | 'live';
+  upstream: Omit<UpstreamConfig, 'baseUrl' | 'apiKey'> & { baseUrl: string | null; apiKey: string | null };
+  webhook: { secret: string | null; scheme: SignatureScheme; path: string };
+  redisUrl: string | null;
+  sandboxPort: number;
+  logLevel: LogLevel;
+}
+
+/** Names of the variables whose values must never be shown. */
+const SECRET_VARIABLES = new Set(['PAYMENT_API_KEY', 'WEBHOOK_SECRET', 'REDIS_URL']);
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const e = parseEnv(envSchema, env);
+
+  if (e.PAYMENT_BASE_URL && !e.PAYMENT_API_KEY) {
+    throw new ConfigError('PAYMENT_API_KEY is required when PAYMENT_BASE_URL is set');
+  }
+  if (!e.PAYMENT_BASE_URL && e.PAYMENT_API_KEY) {
+    throw new ConfigError('PAYMENT_BASE_URL is required when PAYMENT_API_KEY is set (leave both unset to use the sandbox)');
+  }
+  if (e.PAYMENT_API_KEY && !/^sk_(test|live)_\S+$/.test(e.PAYMENT_API_KEY)) {
+    throw new ConfigError('PAYMENT_API_KEY is invalid: expected a secret key starting with sk_test_ or sk_live_');
+  }
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    mode: e.PAYMENT_BASE_URL ? 'live' : 'sandbox',
+    upstream: {
+      baseUrl: e.PAYMENT_BASE_URL ?? null,
+      apiKey: e.PAYMENT_API_KEY ?? null,
+      timeoutMs: e.PAYMENT_TIMEOUT_MS,
+      pageParam: e.PAYMENT_PAGE_PARAM,
+      pageSizeParam: e.PAYMENT_PAGE_SIZE_PARAM,
+      pageSize: e.PAYMENT_PAGE_SIZE,
+    },
+    webhook: { secret: e.WEBHOOK_SECRET ?? null, scheme: e.WEBHOOK_SIGNATURE_SCHEME, path: e.WEBHOOK_PATH },
+    redisUrl: e.REDIS_URL ?? null,
+    sandboxPort: e.SANDBOX_PORT,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+const sandboxEnvSchema = z.object({
+  SANDBOX_PORT: port.default(4010),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  SANDBOX_WEBHOOK_URL: httpUrl.optional(),
+  WEBHOOK_SECRET: z.string().min(1).optional(),
+  WEBHOOK_SIGNATURE_SCHEME: z.enum(['hmac-sha256-hex', 'sha256-base64']).default('hmac-sha256-hex'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export interface SandboxConfig {
+  port: number;
+  host: string;
+  webhook: { url: string; secret: string; scheme: 'hmac-sha256-hex' | 'sha256-base64' } | null;
+  logLevel: LogLevel;
+}
+
+/** Configuration of `npm run sandbox` (the sandbox alone). */
+export function loadSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
+  const e = parseEnv(sandboxEnvSchema, env);
+  if (e.SANDBOX_WEBHOOK_URL && !e.WEBHOOK_SECRET) {
+    throw new ConfigError('WEBHOOK_SECRET is required when SANDBOX_WEBHOOK_URL is set');
+  }
+  return {
+    port: e.SANDBOX_PORT,
+    host: e.HOST,
+    webhook: e.SANDBOX_WEBHOOK_URL
+      ? { url: e.SANDBOX_WEBHOOK_URL, secret: e.WEBHOOK_SECRET!, scheme: e.WEBHOOK_SIGNATURE_SCHEME }
+      : null,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  // Blank values count as unset: `PORT= npm start` means the default.
+  const cleaned = Object.fromEntries(
+    Object.keys(schema.shape).map((name) => [name, blankToUndefined(env[name])]),
+  );
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const shown = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(cleaned[name])})`;
+    throw new ConfigError(`${name} is invalid: ${issue.message}${shown}`);
+  }
+  return parsed.data;
+}
+
+function blankToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,105 @@
+// Every failure of a call to the payment service becomes one UpstreamError with
+// a stable code. Codes come from the service's `error_code` where it sends one;
+// where the spec gives only a message (invalid key, charge not found, settlement
+// not cancellable, no payment account), the client derives the code; transport
+// faults (refused, deadline, a body that is not the envelope) are UPSTREAM_UNAVAILABLE.
+
+/** Codes the service documents in its error table. */
+export const UPSTREAM_ERROR_CODES = [
+  'BATCH_SIZE_LIMIT_EXCEEDED',
+  'RATE_LIMIT_EXCEEDED',
+  'UNSUPPORTED_PROVIDER',
+  'OTP_INVALID',
+  'OTP_EXPIRED',
+  'OTP_STILL_VALID',
+  'INSUFFICIENT_FUNDS',
+  'INVALID_ACCOUNT',
+  'NETWORK_ERROR',
+  'CHARGE_NOT_FOUND',
+  'INTERNAL_ERROR',
+  'UNKNOWN_ERROR',
+  'TRANSACTION_NOT_FOUND',
+  'UNAUTHORIZED_CHARGE_PROVIDER',
+  'EXTERNAL_API_ERROR',
+  'INVALID_DATA',
+] as const;
+
+/** Codes the gateway derives itself. */
+export const GATEWAY_ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'NOT_FOUND',
+  'SETTLEMENT_NOT_CANCELLABLE',
+  'PAYMENT_ACCOUNT_MISSING',
+  'UPSTREAM_UNAVAILABLE',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'IDEMPOTENCY_CONFLICT',
+] as const;
+
+export const ERROR_CODES = [...UPSTREAM_ERROR_CODES, ...GATEWAY_ERROR_CODES] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** Codes for which the very same request may succeed if sent again later. */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'RATE_LIMIT_EXCEEDED',
+  'NETWORK_ERROR',
+  'INTERNAL_ERROR',
+  'UNKNOWN_ERROR',
+  'EXTERNAL_API_ERROR',
+  'UPSTREAM_UNAVAILABLE',
+]);
+
+export function isRetryableCode(code: ErrorCode): boolean {
+  return RETRYABLE.has(code);
+}
+
+export interface FieldError {
+  /** e.g. ["payment_method_details", "phone"] as the service named it (snake_case is kept: it is the service's path). */
+  path: string[];
+  message: string;
+}
+
+/** What kind of transport fault produced an UPSTREAM_UNAVAILABLE, for logs and retry decisions. */
+export type TransportFault = 'refused' | 'timeout' | 'reset' | 'bad_body' | 'http_status';
+
+export interface UpstreamErrorInit {
+  code: ErrorCode;
+  message: string;
+  httpStatus?: number | null;
+  fieldErrors?: FieldError[];
+  /** The raw `error_code` when the service sent one we do not know (code is then UNKNOWN_ERROR). */
+  upstreamCode?: string | null;
+  fault?: TransportFault | null;
+  /**
+   * True when a request that moves money may have been carried out although we got no answer
+   * (a POST that timed out or whose connection dropped after it was sent).
+   */
+  outcomeUnknown?: boolean;
+  cause?: unknown;
+}
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly code: ErrorCode;
+  readonly httpStatus: number | null;
+  readonly fieldErrors: FieldError[];
+  readonly upstreamCode: string | null;
+  readonly fault: TransportFault | null;
+  readonly outcomeUnknown: boolean;
+  readonly retryable: boolean;
+
+  constructor(init: UpstreamErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.httpStatus = init.httpStatus ?? null;
+    this.fieldErrors = init.fieldErrors ?? [];
+    this.upstreamCode = init.upstreamCode ?? null;
+    this.fault = init.fault ?? null;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.retryable = isRetryableCode(init.code);
+  }
+}
