@@ -1,0 +1,55 @@
+// The Pothos schema builder and its plugins, in the order the Pothos docs
+// prescribe (relay before errors, so that connection fields can still carry
+// error unions). No type is defined here: each domain module adds its own.
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import RelayPlugin from '@pothos/plugin-relay';
+import type { GatewayContext } from './context.js';
+import { NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
+
+export interface GatewaySchemaTypes {
+  Context: GatewayContext;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    Date: { Input: string; Output: string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  Connection: { totalCount: number };
+  DefaultFieldNullability: false;
+}
+
+export const builder = new SchemaBuilder<GatewaySchemaTypes>({
+  plugins: [RelayPlugin, ErrorsPlugin],
+  defaultFieldNullability: false,
+  relay: {
+    cursorType: 'String',
+    clientMutationId: 'omit',
+    // Global IDs are opaque to clients; node(id) answers null for anything we did not issue.
+    encodeGlobalID: encodeGlobalId,
+    decodeGlobalID: decodeGlobalId,
+    nodeQueryOptions: {
+      description: 'Fetches any checkout, charge, transfer or settlement by its global ID; null when the ID is malformed, foreign or unknown.',
+      resolve: (_root, { id }, _ctx, _info, resolveNode) => (NODE_TYPES.has(id.typename) ? resolveNode(id) : null),
+    },
+    nodesQueryOptions: {
+      description: 'Fetches several nodes by global ID, in order; null in place of each malformed, foreign or unknown ID.',
+      resolve: async (_root, { ids }, _ctx, _info, resolveNodes) => {
+        const known = ids.filter((id) => NODE_TYPES.has(id.typename));
+        const loaded = await resolveNodes(known);
+        let next = 0;
+        return ids.map((id) => (NODE_TYPES.has(id.typename) ? (loaded[next++] ?? null) : null));
+      },
+    },
+    nodeTypeOptions: { description: 'An object with a globally unique, opaque ID.' },
+    pageInfoTypeOptions: { description: 'Where a page sits in a connection.' },
+    defaultConnectionTypeOptions: { description: 'A page of results with Relay cursors.' },
+    defaultEdgeTypeOptions: { description: 'One result and its cursor.' },
+  },
+  errors: {
+    defaultTypes: [],
+  },
+});
+
+builder.queryType({ description: 'Read the payment account: payments, payouts, balances and settlements.' });
+builder.mutationType({ description: 'Take and send money. Every mutation returns its result or a typed error (see PaymentError).' });
+builder.subscriptionType({ description: 'Live payment events, from the payment service\'s webhooks.' });

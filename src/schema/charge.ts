@@ -1,0 +1,301 @@
+// Charges: collect a payment from a phone without a redirect. Create one, tell
+// the customer what to do (nextAction), then submit the OTP or wait for the
+// confirmation on the phone.
+import { createHash } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+import { runIdempotent } from '../idempotency/run.js';
+import { CHARGE_FILTER_STATUSES, type ChargeListFilter, type ChargeStatus, type ConfirmationAttempt, type CreatedCharge, type Provider } from '../upstream/types.js';
+import { builder } from './builder.js';
+import { fetchChargeWindow } from './charge-window.js';
+import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
+import {
+  IdempotencyConflictError,
+  InvalidAccountError,
+  NotFoundError,
+  OtpExpiredError,
+  OtpInvalidError,
+  OtpStillValidError,
+  RateLimitedError,
+  UnauthorizedChargeProviderError,
+  UnsupportedProviderError,
+  UpstreamFailureError,
+  ValidationError,
+} from './errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+import { loadNodes } from './nodes.js';
+import { buildConnection, listScope, parseConnectionArgs } from './pagination.js';
+import { ChargeRef } from './refs.js';
+import { Checks } from './validation.js';
+
+const ConfirmationAttemptRef = builder.objectRef<ConfirmationAttempt>('ConfirmationAttempt').implement({
+  description: 'One attempt at confirming a charge (an OTP submission).',
+  fields: (t) => ({
+    ipAddress: t.exposeString('ipAddress', { nullable: true, description: 'Where the attempt came from, as the service saw it.' }),
+    attemptDate: t.field({ type: 'DateTime', resolve: (a) => a.attemptDate, description: 'When it was made (UTC).' }),
+    status: t.exposeString('status', { description: '"success" or "failed".' }),
+  }),
+});
+
+builder.node(ChargeRef, {
+  description: 'A mobile-money payment collected from a customer\'s phone.',
+  id: { resolve: (c) => c.reference },
+  loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.charge, refs),
+  fields: (t) => ({
+    reference: t.exposeString('reference', { description: 'The charge reference.' }),
+    amount: t.exposeInt('amount', { description: 'Amount charged, in XOF.' }),
+    feePercent: t.exposeFloat('feePercent', { description: 'Fee rate in percent (2.5 means 2.5%).' }),
+    currency: t.exposeString('currency', { description: 'Always XOF.' }),
+    status: t.field({ type: ChargeStatusEnum, resolve: (c) => c.status, description: 'Payment state.' }),
+    provider: t.field({ type: ProviderEnum, resolve: (c) => c.provider, description: 'Operator the customer pays with.' }),
+    phone: t.exposeString('phone', { nullable: true, description: 'Customer phone number (may be masked by the service).' }),
+    extId: t.exposeString('extId', { nullable: true, description: 'Your external id, as given at creation.' }),
+    operatorId: t.exposeString('operatorId', { nullable: true, description: 'The operator\'s own transaction id.' }),
+    ipAddress: t.exposeString('ipAddress', { nullable: true, description: 'IP address the charge was created from.' }),
+    paymentMethod: t.exposeString('paymentMethod', { description: 'Always "mobile_money" today.' }),
+    transactionDate: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.transactionDate, description: 'When the operator recorded the transaction (UTC).' }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.createdAt, description: 'When it was created (UTC).' }),
+    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt, description: 'When it last changed (UTC).' }),
+    cancelledAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.cancelledAt, description: 'When it was cancelled, if it was.' }),
+    cancellationReason: t.exposeString('cancellationReason', { nullable: true, description: 'Why it was cancelled, if it was.' }),
+    confirmationAttempts: t.field({ type: [ConfirmationAttemptRef], resolve: (c) => c.confirmationAttempts, description: 'OTP submissions, oldest first.' }),
+    liveMode: t.exposeBoolean('liveMode', { description: 'False for test-mode charges.' }),
+  }),
+});
+
+const ChargeFilterInput = builder.inputType('ChargeFilter', {
+  description: 'Narrows the charge list. All conditions must hold.',
+  fields: (t) => ({
+    reference: t.string({ description: 'Exactly this charge reference.' }),
+    status: t.field({ type: ChargeStatusEnum, description: 'PENDING, SUCCESS or FAILED (the service filters on these three; PENDING includes charges awaiting confirmation).' }),
+    provider: t.field({ type: ProviderEnum, description: 'This operator only.' }),
+    phone: t.string({ description: 'This customer phone only.' }),
+    dateFrom: t.field({ type: 'Date', description: 'Created on or after this day.' }),
+    dateTo: t.field({ type: 'Date', description: 'Created on or before this day.' }),
+    amountMin: t.int({ description: 'Amount at least this, in XOF.' }),
+    amountMax: t.int({ description: 'Amount at most this, in XOF.' }),
+  }),
+});
+
+type ChargeFilterArgs = {
+  reference?: string | null;
+  status?: ChargeStatus | null;
+  provider?: Provider | null;
+  phone?: string | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+  amountMin?: number | null;
+  amountMax?: number | null;
+};
+
+function toUpstreamFilter(filter: ChargeFilterArgs | null | undefined): ChargeListFilter {
+  const f = filter ?? {};
+  const bad = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+  if (f.status && !(CHARGE_FILTER_STATUSES as readonly string[]).includes(f.status)) {
+    throw bad('filter.status must be PENDING, SUCCESS or FAILED: the service filters on these three only.');
+  }
+  if (f.dateFrom && f.dateTo && f.dateFrom > f.dateTo) throw bad('filter.dateFrom must not be after filter.dateTo.');
+  if (f.amountMin != null && f.amountMin < 0) throw bad('filter.amountMin must not be negative.');
+  if (f.amountMin != null && f.amountMax != null && f.amountMin > f.amountMax) throw bad('filter.amountMin must not exceed filter.amountMax.');
+  const out: ChargeListFilter = {};
+  if (f.reference) out.reference = f.reference;
+  if (f.status) out.status = f.status as ChargeListFilter['status'];
+  if (f.provider) out.provider = f.provider;
+  if (f.phone) out.phone = f.phone;
+  if (f.dateFrom) out.dateFrom = f.dateFrom;
+  if (f.dateTo) out.dateTo = f.dateTo;
+  if (f.amountMin != null) out.amountMin = f.amountMin;
+  if (f.amountMax != null) out.amountMax = f.amountMax;
+  return out;
+}
+
+builder.queryFields((t) => ({
+  charge: t.field({
+    type: ChargeRef,
+    nullable: true,
+    description: 'A charge by reference; null when none exists.',
+    args: { reference: t.arg.string({ required: true }) },
+    resolve: (_root, { reference }, ctx) => ctx.loaders.charge.load(reference),
+  }),
+  charges: t.connection({
+    type: ChargeRef,
+    description: 'Charges, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
+    args: { filter: t.arg({ type: ChargeFilterInput }) },
+    resolve: async (_root, args, ctx) => {
+      const filter = toUpstreamFilter(args.filter as ChargeFilterArgs | null | undefined);
+      const scope = listScope('charges', filter as Record<string, unknown>);
+      const request = parseConnectionArgs(args, scope);
+      const window = await fetchChargeWindow(ctx.upstream, filter, request, ctx.pageSize);
+      for (const charge of window.items) ctx.loaders.charge.prime(charge.reference, charge);
+      return buildConnection(scope, window.start, window.items, window.total);
+    },
+  }),
+}));
+
+// ---- createCharge ---------------------------------------------------------
+
+const NextActionEnum = builder.enumType('ChargeNextAction', {
+  description: 'What the customer must do next to complete a charge.',
+  values: {
+    ENTER_OTP: { description: 'The customer received an OTP by SMS: collect it and call submitChargeOtp.' },
+    DIAL_USSD_THEN_ENTER_OTP: { description: 'The customer dials the USSD code in displayText to get an OTP, then you call submitChargeOtp.' },
+    CONFIRM_ON_PHONE: { description: 'The customer confirms on the phone (USSD prompt); no OTP. Follow the outcome with chargeUpdated or by query.' },
+    NONE: { description: 'Nothing: the charge already reached a final state.' },
+  } as const,
+});
+
+type NextAction = 'ENTER_OTP' | 'DIAL_USSD_THEN_ENTER_OTP' | 'CONFIRM_ON_PHONE' | 'NONE';
+
+/** opa_bf sends no OTP until the customer dials the USSD code shown in displayText. */
+export function nextActionFor(status: ChargeStatus, provider: Provider): NextAction {
+  if (status === 'pay_offline') return 'CONFIRM_ON_PHONE';
+  if (status === 'send_otp') return provider === 'opa_bf' ? 'DIAL_USSD_THEN_ENTER_OTP' : 'ENTER_OTP';
+  if (status === 'pending') return 'CONFIRM_ON_PHONE';
+  return 'NONE';
+}
+
+interface CreateChargePayloadShape extends CreatedCharge {
+  provider: Provider;
+  nextAction: NextAction;
+}
+
+const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateChargePayload').implement({
+  description: 'A new charge and what the customer must do next.',
+  fields: (t) => ({
+    reference: t.exposeString('reference', { description: 'The charge reference (give it to submitChargeOtp).' }),
+    status: t.field({ type: ChargeStatusEnum, resolve: (p) => p.status, description: 'SEND_OTP or PAY_OFFLINE.' }),
+    displayText: t.exposeString('displayText', { description: 'Instructions for the customer, from the operator (may contain a USSD code to dial).' }),
+    nextAction: t.field({ type: NextActionEnum, resolve: (p) => p.nextAction, description: 'What the customer must do next.' }),
+    liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
+    charge: t.field({
+      type: ChargeRef,
+      nullable: true,
+      description: 'The full charge, fetched on demand.',
+      resolve: (p, _args, ctx) => ctx.loaders.charge.load(p.reference),
+    }),
+  }),
+});
+
+const CreateChargeInput = builder.inputType('CreateChargeInput', {
+  description: 'Who pays, how much, with which operator.',
+  fields: (t) => ({
+    amount: t.int({ required: true, description: 'Amount in XOF, a positive whole number.' }),
+    phone: t.string({ required: true, description: 'Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin).' }),
+    provider: t.field({ type: ProviderEnum, required: true, description: 'The customer\'s operator.' }),
+    confirmationMethod: t.field({ type: ConfirmationMethodEnum, description: 'OPB_BF only: USSD to confirm on the phone instead of an OTP.' }),
+    extId: t.string({ description: 'Your own reference for this payment (at most 100 characters).' }),
+    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+  }),
+});
+
+const CREATE_CHARGE_ERRORS = [
+  ValidationError,
+  InvalidAccountError,
+  UnsupportedProviderError,
+  UnauthorizedChargeProviderError,
+  OtpStillValidError,
+  RateLimitedError,
+  IdempotencyConflictError,
+  UpstreamFailureError,
+] as const;
+
+/**
+ * With an idempotency key and no extId of the client's, we tag the charge
+ * with an extId derived from the key, so a charge whose creation got no
+ * answer can later be found in the list instead of being created twice.
+ */
+export function extIdForKey(key: string): string {
+  return `idem_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+}
+
+builder.mutationField('createCharge', (t) =>
+  t.field({
+    type: CreateChargePayload,
+    description: 'Starts collecting a payment from a phone. The customer then confirms (see nextAction).',
+    args: { input: t.arg({ type: CreateChargeInput, required: true }) },
+    errors: { types: [...CREATE_CHARGE_ERRORS], directResult: true, union: { name: 'CreateChargeResult', description: 'The new charge, or why it was not created.' } },
+    resolve: (_root, { input }, ctx) =>
+      withTypedErrors(CREATE_CHARGE_ERRORS, async () => {
+        const checks = new Checks();
+        checks.amount(checks.at('amount'), input.amount);
+        checks.phoneFor(checks.at('phone'), input.provider, input.phone);
+        checks.maxLength(checks.at('extId'), input.extId, 100);
+        if (input.confirmationMethod && input.provider !== 'opb_bf') {
+          checks.fail(checks.at('confirmationMethod'), 'Only OPB_BF lets the customer choose how to confirm.');
+        }
+        checks.done();
+        const extId = input.extId ?? (input.idempotencyKey ? extIdForKey(input.idempotencyKey) : null);
+        const request = {
+          amount: input.amount,
+          phone: input.phone,
+          provider: input.provider,
+          confirmationMethod: input.confirmationMethod ?? null,
+          extId,
+        };
+        const payload = (created: CreatedCharge): CreateChargePayloadShape => ({
+          ...created,
+          provider: input.provider,
+          nextAction: nextActionFor(created.status, input.provider),
+        });
+        return runIdempotent({
+          store: ctx.idempotency,
+          operation: 'createCharge',
+          key: input.idempotencyKey,
+          input: request,
+          meta: extId ? { extId } : {},
+          execute: async () => payload(await ctx.upstream.createCharge(request)),
+          reconcile: async (meta) => {
+            if (!meta.extId) return null;
+            const page = await ctx.upstream.listCharges({ phone: input.phone, provider: input.provider }, { page: 1, pageSize: 100 });
+            const found = page.items.find((c) => c.extId === meta.extId);
+            return found
+              ? payload({ reference: found.reference, status: found.status, displayText: '', liveMode: found.liveMode })
+              : null;
+          },
+        });
+      }),
+  }),
+);
+
+// ---- submitChargeOtp ------------------------------------------------------
+
+const SubmitChargeOtpInput = builder.inputType('SubmitChargeOtpInput', {
+  description: 'The OTP the customer received for a charge.',
+  fields: (t) => ({
+    chargeReference: t.string({ required: true, description: 'Reference returned by createCharge.' }),
+    otp: t.string({ required: true, description: 'The code, as the customer typed it.' }),
+  }),
+});
+
+const SubmitChargeOtpPayload = builder.objectRef<{ charge: import('../upstream/types.js').Charge }>('SubmitChargeOtpPayload').implement({
+  description: 'The confirmed charge.',
+  fields: (t) => ({
+    charge: t.field({ type: ChargeRef, resolve: (p) => p.charge, description: 'The charge after confirmation.' }),
+  }),
+});
+
+const SUBMIT_OTP_ERRORS = [ValidationError, OtpInvalidError, OtpExpiredError, NotFoundError, RateLimitedError, UpstreamFailureError] as const;
+
+builder.mutationField('submitChargeOtp', (t) =>
+  t.field({
+    type: SubmitChargeOtpPayload,
+    description: 'Confirms a SEND_OTP charge with the customer\'s OTP. A wrong OTP can be corrected: submit again with the right one.',
+    args: { input: t.arg({ type: SubmitChargeOtpInput, required: true }) },
+    errors: { types: [...SUBMIT_OTP_ERRORS], directResult: true, union: { name: 'SubmitChargeOtpResult', description: 'The confirmed charge, or why it was not confirmed.' } },
+    resolve: (_root, { input }, ctx) =>
+      withTypedErrors(
+        SUBMIT_OTP_ERRORS,
+        async () => {
+          const checks = new Checks();
+          checks.nonEmpty(checks.at('chargeReference'), input.chargeReference, 'The charge reference');
+          checks.nonEmpty(checks.at('otp'), input.otp, 'The OTP');
+          if (input.otp.trim() !== '' && !/^\d{4,8}$/.test(input.otp.trim())) checks.fail(checks.at('otp'), 'The OTP is 4 to 8 digits.');
+          checks.done();
+          // Never retried automatically: the service counts attempts.
+          const charge = await ctx.upstream.submitChargeOtp({ chargeReference: input.chargeReference.trim(), otp: input.otp.trim() });
+          ctx.loaders.charge.prime(charge.reference, charge);
+          return { charge };
+        },
+        { resource: 'charge', reference: input.chargeReference },
+      ),
+  }),
+);

@@ -1,0 +1,146 @@
+// Settlements: move collected funds to the payout account set up in the
+// service's business settings.
+import { runIdempotent } from '../idempotency/run.js';
+import type { Settlement, SettlementAccount } from '../upstream/types.js';
+import { builder } from './builder.js';
+import { AccountTypeEnum, SettlementStatusEnum } from './enums.js';
+import {
+  IdempotencyConflictError,
+  InsufficientFundsError,
+  NotFoundError,
+  PaymentAccountMissingError,
+  RateLimitedError,
+  SettlementNotCancellableError,
+  UpstreamFailureError,
+  ValidationError,
+} from './errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+import { loadNodes } from './nodes.js';
+import { connectionFromArray, listScope } from './pagination.js';
+import { SettlementRef } from './refs.js';
+import { Checks } from './validation.js';
+
+const PayoutAccountRef = builder.objectRef<SettlementAccount>('PayoutAccount').implement({
+  description: 'Where a settlement goes. Fields that do not apply to the account type are null.',
+  fields: (t) => ({
+    accountHolderName: t.exposeString('accountHolderName', { nullable: true, description: 'Account holder.' }),
+    accountHolderAddress: t.exposeString('accountHolderAddress', { nullable: true, description: 'Account holder address.' }),
+    bankName: t.exposeString('bankName', { nullable: true, description: 'Bank (bank accounts).' }),
+    bankAddress: t.exposeString('bankAddress', { nullable: true, description: 'Bank address (bank accounts).' }),
+    iban: t.exposeString('iban', { nullable: true, description: 'IBAN (bank accounts).' }),
+    rib: t.exposeString('rib', { nullable: true, description: 'RIB (bank accounts).' }),
+    swiftBicCode: t.exposeString('swiftBicCode', { nullable: true, description: 'SWIFT/BIC (bank accounts).' }),
+    provider: t.exposeString('provider', { nullable: true, description: 'Operator (mobile accounts).' }),
+    phone: t.exposeString('phone', { nullable: true, description: 'Phone (mobile accounts).' }),
+    usdtWalletAddress: t.exposeString('usdtWalletAddress', { nullable: true, description: 'Wallet address (USDT accounts).' }),
+  }),
+});
+
+builder.node(SettlementRef, {
+  description: 'A transfer of collected funds to your payout account.',
+  id: { resolve: (s) => s.reference },
+  loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.settlement, refs),
+  fields: (t) => ({
+    reference: t.exposeString('reference', { description: 'The settlement reference (UUID).' }),
+    amount: t.exposeInt('amount', { description: 'Amount settled, in XOF.' }),
+    settlementFees: t.exposeInt('settlementFees', { description: 'Fees for this settlement, in XOF.' }),
+    currency: t.exposeString('currency', { description: 'Always XOF.' }),
+    status: t.field({ type: SettlementStatusEnum, resolve: (s) => s.status, description: 'Where it stands.' }),
+    accountType: t.field({ type: AccountTypeEnum, resolve: (s) => s.accountType, description: 'Kind of payout account.' }),
+    account: t.field({ type: PayoutAccountRef, resolve: (s) => s.account, description: 'Payout account details.' }),
+    liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (s) => s.createdAt, description: 'When it was requested (UTC).' }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (s) => s.updatedAt, description: 'When it last changed (UTC).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  settlement: t.field({
+    type: SettlementRef,
+    nullable: true,
+    description: 'A settlement by reference; null when none exists.',
+    args: { reference: t.arg.string({ required: true }) },
+    resolve: (_root, { reference }, ctx) => ctx.loaders.settlement.load(reference),
+  }),
+  settlements: t.connection({
+    type: SettlementRef,
+    description: 'All settlements, newest first.',
+    resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('settlements'), await ctx.upstream.listSettlements()),
+  }),
+}));
+
+const CreateSettlementInput = builder.inputType('CreateSettlementInput', {
+  description: 'How much to settle.',
+  fields: (t) => ({
+    amount: t.int({ required: true, description: 'Amount in XOF, from the Collection Balance.' }),
+    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+  }),
+});
+
+const SettlementPayload = builder.objectRef<{ settlement: Settlement }>('SettlementPayload').implement({
+  description: 'The settlement after the change.',
+  fields: (t) => ({
+    settlement: t.field({ type: SettlementRef, resolve: (p) => p.settlement, description: 'The settlement.' }),
+  }),
+});
+
+const CREATE_SETTLEMENT_ERRORS = [
+  ValidationError,
+  InsufficientFundsError,
+  PaymentAccountMissingError,
+  RateLimitedError,
+  IdempotencyConflictError,
+  UpstreamFailureError,
+] as const;
+
+builder.mutationField('createSettlement', (t) =>
+  t.field({
+    type: SettlementPayload,
+    description: 'Sends collected funds to your payout account. It can be cancelled while PROCESSING.',
+    args: { input: t.arg({ type: CreateSettlementInput, required: true }) },
+    errors: { types: [...CREATE_SETTLEMENT_ERRORS], directResult: true, union: { name: 'CreateSettlementResult', description: 'The new settlement, or why it was not created.' } },
+    resolve: (_root, { input }, ctx) =>
+      withTypedErrors(CREATE_SETTLEMENT_ERRORS, async () => {
+        const checks = new Checks();
+        checks.amount(checks.at('amount'), input.amount);
+        checks.done();
+        return runIdempotent({
+          store: ctx.idempotency,
+          operation: 'createSettlement',
+          key: input.idempotencyKey,
+          input: { amount: input.amount },
+          // No way to find a settlement whose creation got no answer: such a key stays blocked.
+          execute: async () => ({ settlement: await ctx.upstream.createSettlement({ amount: input.amount }) }),
+        });
+      }),
+  }),
+);
+
+const CANCEL_SETTLEMENT_ERRORS = [NotFoundError, SettlementNotCancellableError, UpstreamFailureError] as const;
+
+builder.mutationField('cancelSettlement', (t) =>
+  t.field({
+    type: SettlementPayload,
+    description: 'Cancels a settlement that is still PROCESSING; the funds return to the Collection Balance.',
+    args: { reference: t.arg.string({ required: true, description: 'The settlement reference.' }) },
+    errors: { types: [...CANCEL_SETTLEMENT_ERRORS], directResult: true, union: { name: 'CancelSettlementResult', description: 'The cancelled settlement, or why it was not cancelled.' } },
+    resolve: (_root, { reference }, ctx) =>
+      withTypedErrors(
+        CANCEL_SETTLEMENT_ERRORS,
+        async () => {
+          try {
+            return { settlement: await ctx.upstream.cancelSettlement(reference) };
+          } catch (err) {
+            const typed = (err as { code?: string }).code;
+            if (typed === 'SETTLEMENT_NOT_CANCELLABLE') {
+              // The service only says "not cancellable"; tell the client where it stands.
+              const current = await ctx.upstream.fetchSettlement(reference).catch(() => null);
+              throw new SettlementNotCancellableError(current?.status ?? null);
+            }
+            throw err;
+          }
+        },
+        { resource: 'settlement', reference },
+      ),
+  }),
+);

@@ -1,0 +1,218 @@
+// Transfers: pay out from a wallet's Transfer Balance to a phone, one at a
+// time or up to 100 at once. They are queued (PENDING) and settle by themselves.
+import { runIdempotent } from '../idempotency/run.js';
+import { walletForPhone } from '../upstream/phone-rules.js';
+import type { BulkTransferFailure, CreateTransferInput, Transfer, Wallet } from '../upstream/types.js';
+import { builder } from './builder.js';
+import { extIdForKey } from './charge.js';
+import { TransferStatusEnum, WalletEnum } from './enums.js';
+import {
+  BULK_TRANSFER_LIMIT,
+  BatchSizeLimitExceededError,
+  IdempotencyConflictError,
+  InsufficientFundsError,
+  InvalidAccountError,
+  PaymentErrorInterface,
+  RateLimitedError,
+  UpstreamFailureError,
+  ValidationError,
+  walletNamedIn,
+  type FieldProblem,
+  type PaymentError,
+} from './errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+import { loadNodes } from './nodes.js';
+import { connectionFromArray, listScope } from './pagination.js';
+import { TransferRef } from './refs.js';
+import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
+
+builder.node(TransferRef, {
+  description: 'Money sent from one of your wallets to a phone.',
+  id: { resolve: (tr) => tr.reference },
+  loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.transfer, refs),
+  fields: (t) => ({
+    reference: t.exposeString('reference', { description: 'The transfer reference.' }),
+    amount: t.exposeInt('amount', { description: 'Amount the recipient receives, in XOF.' }),
+    feePercent: t.exposeFloat('feePercent', { description: 'Fee rate in percent, charged on top of the amount.' }),
+    currency: t.exposeString('currency', { description: 'Always XOF.' }),
+    recipientPhone: t.exposeString('recipientPhone', { description: 'Recipient phone number.' }),
+    recipientWallet: t.field({ type: WalletEnum, nullable: true, resolve: (tr) => tr.recipientWallet, description: 'The wallet it was paid from.' }),
+    status: t.field({ type: TransferStatusEnum, resolve: (tr) => tr.status, description: 'Delivery state.' }),
+    extId: t.exposeString('extId', { nullable: true, description: 'Your external id.' }),
+    ipAddress: t.exposeString('ipAddress', { nullable: true, description: 'IP address it was requested from.' }),
+    liveMode: t.exposeBoolean('liveMode', { description: 'False for test-mode transfers.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (tr) => tr.createdAt, description: 'When it was requested (UTC).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  transfer: t.field({
+    type: TransferRef,
+    nullable: true,
+    description: 'A transfer by reference; null when none exists.',
+    args: { reference: t.arg.string({ required: true }) },
+    resolve: (_root, { reference }, ctx) => ctx.loaders.transfer.load(reference),
+  }),
+  transfers: t.connection({
+    type: TransferRef,
+    description: 'All transfers, newest first.',
+    resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('transfers'), await ctx.upstream.listTransfers()),
+  }),
+}));
+
+const CreateTransferInputRef = builder.inputType('CreateTransferInput', {
+  description: 'One payout.',
+  fields: (t) => ({
+    amount: t.int({ required: true, description: `Amount in XOF the recipient receives, at least ${MIN_TRANSFER_AMOUNT}. Fees are debited on top.` }),
+    recipientPhone: t.string({ required: true, description: 'Recipient phone number.' }),
+    recipientWallet: t.field({ type: WalletEnum, description: 'Wallet to pay from; by default the one matching the recipient\'s operator.' }),
+    extId: t.string({ description: 'Your own reference for this payout (at most 100 characters).' }),
+    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION + ' Ignored on items of a bulk transfer (use the bulk key).' }),
+  }),
+});
+
+type TransferItemInput = { amount: number; recipientPhone: string; recipientWallet?: Wallet | null; extId?: string | null };
+
+function checkTransferItem(checks: Checks, path: Array<string | number>, item: TransferItemInput): void {
+  checks.amount(checks.at(...path, 'amount'), item.amount, MIN_TRANSFER_AMOUNT);
+  checks.recipient(checks.at(...path, 'recipientPhone'), item.recipientPhone, item.recipientWallet);
+  checks.maxLength(checks.at(...path, 'extId'), item.extId, 100);
+}
+
+function toUpstreamItem(item: TransferItemInput): CreateTransferInput {
+  return { amount: item.amount, recipientPhone: item.recipientPhone, recipientWallet: item.recipientWallet ?? null, extId: item.extId ?? null };
+}
+
+const CreateTransferPayload = builder.objectRef<{ transfer: Transfer }>('CreateTransferPayload').implement({
+  description: 'The queued transfer.',
+  fields: (t) => ({
+    transfer: t.field({ type: TransferRef, resolve: (p) => p.transfer, description: 'The transfer, PENDING until delivered.' }),
+  }),
+});
+
+const CREATE_TRANSFER_ERRORS = [ValidationError, InsufficientFundsError, InvalidAccountError, RateLimitedError, IdempotencyConflictError, UpstreamFailureError] as const;
+
+builder.mutationField('createTransfer', (t) =>
+  t.field({
+    type: CreateTransferPayload,
+    description: 'Sends money to a phone. The amount plus fees leave the wallet now; a failed transfer gives them back.',
+    args: { input: t.arg({ type: CreateTransferInputRef, required: true }) },
+    errors: { types: [...CREATE_TRANSFER_ERRORS], directResult: true, union: { name: 'CreateTransferResult', description: 'The queued transfer, or why it was not sent.' } },
+    resolve: (_root, { input }, ctx) =>
+      withTypedErrors(CREATE_TRANSFER_ERRORS, async () => {
+        const checks = new Checks();
+        checkTransferItem(checks, [], input);
+        checks.done();
+        const extId = input.extId ?? (input.idempotencyKey ? extIdForKey(input.idempotencyKey) : null);
+        const request = { ...toUpstreamItem(input), extId };
+        return runIdempotent({
+          store: ctx.idempotency,
+          operation: 'createTransfer',
+          key: input.idempotencyKey,
+          input: request,
+          meta: extId ? { extId } : {},
+          execute: async () => {
+            const transfer = await ctx.upstream.createTransfer(request);
+            ctx.loaders.transfer.prime(transfer.reference, transfer);
+            return { transfer };
+          },
+          reconcile: async (meta) => {
+            if (!meta.extId) return null;
+            const transfer = (await ctx.upstream.listTransfers()).find((tr) => tr.extId === meta.extId);
+            return transfer ? { transfer } : null;
+          },
+        });
+      }),
+  }),
+);
+
+// ---- createBulkTransfer ---------------------------------------------------
+
+const CreateBulkTransferInput = builder.inputType('CreateBulkTransferInput', {
+  description: `Up to ${BULK_TRANSFER_LIMIT} payouts in one request.`,
+  fields: (t) => ({
+    transfers: t.field({ type: [CreateTransferInputRef], required: true, description: `The payouts, at most ${BULK_TRANSFER_LIMIT}.` }),
+    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+  }),
+});
+
+/** Plain data (the idempotency store may keep it as JSON); the typed error is built when resolved. */
+type BulkFailure = BulkTransferFailure;
+
+const TransferItemRef = builder.objectRef<TransferItemInput>('TransferItem').implement({
+  description: 'A payout as it was submitted.',
+  fields: (t) => ({
+    amount: t.exposeInt('amount', { description: 'Amount in XOF.' }),
+    recipientPhone: t.exposeString('recipientPhone', { description: 'Recipient phone.' }),
+    recipientWallet: t.field({ type: WalletEnum, nullable: true, resolve: (i) => i.recipientWallet ?? null, description: 'Wallet named, if any.' }),
+    extId: t.string({ nullable: true, resolve: (i) => i.extId ?? null, description: 'Your external id, if any.' }),
+  }),
+});
+
+const BulkTransferFailureRef = builder.objectRef<BulkFailure>('BulkTransferFailure').implement({
+  description: 'One payout of a bulk transfer that was not queued.',
+  fields: (t) => ({
+    index: t.int({ nullable: true, resolve: (f) => f.index, description: 'Position of the item in `input.transfers` (0-based), when it could be matched.' }),
+    item: t.field({ type: TransferItemRef, resolve: (f) => f.item, description: 'The item as submitted.' }),
+    error: t.field({ type: PaymentErrorInterface, resolve: (f) => itemError(f, f.index), description: 'Why it was not queued.' }),
+  }),
+});
+
+const CreateBulkTransferPayload = builder.objectRef<{ queuedCount: number; failures: BulkFailure[]; message: string }>('CreateBulkTransferPayload').implement({
+  description: 'What a bulk transfer queued and what it rejected. Queued items are processed in the background: follow them in `transfers`.',
+  fields: (t) => ({
+    queuedCount: t.exposeInt('queuedCount', { description: 'How many payouts were queued.' }),
+    failures: t.field({ type: [BulkTransferFailureRef], resolve: (p) => p.failures, description: 'Items that were not queued, each with a typed error. Empty when all were queued.' }),
+  }),
+});
+
+const CREATE_BULK_ERRORS = [ValidationError, BatchSizeLimitExceededError, RateLimitedError, IdempotencyConflictError, UpstreamFailureError] as const;
+
+/** A rejected bulk item's reasons, as a typed error the frontend can show next to that row. */
+function itemError(failure: BulkTransferFailure, index: number | null): PaymentError {
+  const reasons = failure.nonFieldErrors.join(' ');
+  if (/insufficient/i.test(reasons)) return new InsufficientFundsError(walletNamedIn(reasons) ?? failure.item.recipientWallet ?? walletForPhone(failure.item.recipientPhone));
+  if (/invalid account|no account|not registered/i.test(reasons)) return new InvalidAccountError();
+  const base = index === null ? ['input', 'transfers'] : ['input', 'transfers', String(index)];
+  const problems: FieldProblem[] = [
+    ...failure.fieldErrors.map((e) => ({ path: [...base, ...e.path.map(camelCase)], message: e.message })),
+    ...failure.nonFieldErrors.map((message) => ({ path: base, message })),
+  ];
+  return new ValidationError(problems.length > 0 ? problems : [{ path: base, message: 'The payment service rejected this item.' }], 'INVALID_DATA');
+}
+
+function camelCase(s: string): string {
+  return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+builder.mutationField('createBulkTransfer', (t) =>
+  t.field({
+    type: CreateBulkTransferPayload,
+    description: `Sends up to ${BULK_TRANSFER_LIMIT} payouts at once. Valid items are queued even when others are rejected; see \`failures\`. The service accepts at most 5 bulk calls per second.`,
+    args: { input: t.arg({ type: CreateBulkTransferInput, required: true }) },
+    errors: { types: [...CREATE_BULK_ERRORS], directResult: true, union: { name: 'CreateBulkTransferResult', description: 'What was queued, or why nothing was.' } },
+    resolve: (_root, { input }, ctx) =>
+      withTypedErrors(CREATE_BULK_ERRORS, async () => {
+        if (input.transfers.length > BULK_TRANSFER_LIMIT) throw new BatchSizeLimitExceededError(BULK_TRANSFER_LIMIT, input.transfers.length);
+        const checks = new Checks();
+        if (input.transfers.length === 0) checks.fail(checks.at('transfers'), 'Give at least one transfer.');
+        input.transfers.forEach((item, i) => checkTransferItem(checks, ['transfers', i], item));
+        checks.done();
+        const items = input.transfers.map(toUpstreamItem);
+        return runIdempotent({
+          store: ctx.idempotency,
+          operation: 'createBulkTransfer',
+          key: input.idempotencyKey,
+          input: items,
+          execute: async () => {
+            const result = await ctx.upstream.createBulkTransfer(items);
+            return {
+              queuedCount: result.queuedCount,
+              message: result.message,
+              failures: result.failures,
+            };
+          },
+        });
+      }),
+  }),
+);

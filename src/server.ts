@@ -1,0 +1,149 @@
+// One HTTP server: GraphQL over HTTP and SSE (yoga), GraphQL over WebSocket
+// (graphql-ws, same path, through yoga's envelop so both transports share
+// plugins, context and validation), the webhook receiver, and /health.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { schema } from './schema/index.js';
+import { createContext, type GatewayContext, type GatewayServices } from './schema/context.js';
+import { useClientSafeErrors } from './error-masking.js';
+import type { HealthProbe } from './health.js';
+
+export interface GatewayServerOptions {
+  services: GatewayServices;
+  webhook: { path: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | null;
+  health: HealthProbe;
+  /** Most subscriptions one WebSocket connection may hold at once. */
+  maxSubscriptionsPerConnection?: number;
+  /** Largest WebSocket frame accepted, in bytes. */
+  maxFrameBytes?: number;
+}
+
+export interface GatewayServer {
+  server: Server;
+  yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const GRAPHQL_PATH = '/graphql';
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+function requestIdFrom(header: string | null | undefined): string {
+  return header && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
+  const { services } = options;
+  const maxSubscriptions = options.maxSubscriptionsPerConnection ?? 50;
+
+  const yoga = createYoga<Record<string, unknown>, GatewayContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // Our plugin masks with the request id; yoga's own masking would run first and hide the codes.
+    maskedErrors: false,
+    logging: false,
+    landingPage: false,
+    graphiql: { title: 'Mobile-money payments gateway', subscriptionsProtocol: 'WS' },
+    context: ({ request }) => createContext(services, requestIdFrom(request.headers.get('x-request-id'))),
+    plugins: [useClientSafeErrors(services.log)],
+  });
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (options.webhook && path === options.webhook.path) {
+      options.webhook.handle(req, res).catch((err: unknown) => {
+        services.log.error('webhook handler failed', { error: err });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"ok":false}');
+      });
+      return;
+    }
+    if (path === '/health' && req.method === 'GET') {
+      options.health.check().then((report) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(report));
+      });
+      return;
+    }
+    if (path === '/') {
+      res.writeHead(302, { location: GRAPHQL_PATH }).end();
+      return;
+    }
+    void yoga.handleNodeRequestAndResponse(req, res, {});
+  });
+
+  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: options.maxFrameBytes ?? 64 * 1024 });
+  const subscriptionsBySocket = new WeakMap<object, number>();
+  const release = (socket: object) => subscriptionsBySocket.set(socket, Math.max(0, (subscriptionsBySocket.get(socket) ?? 1) - 1));
+
+  const wsDisposer = useServer<Record<string, unknown>, { requestId?: string }>(
+    {
+      // Connection parameters arrive here; authentication will read them. Reject anything but an object.
+      onConnect: (ctx) => {
+        const params = ctx.connectionParams;
+        if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) return false;
+        subscriptionsBySocket.set(ctx.extra.socket, 0);
+        return true;
+      },
+      execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, params) => {
+        const open = subscriptionsBySocket.get(ctx.extra.socket) ?? 0;
+        if (open >= maxSubscriptions) {
+          return [new GraphQLError(`At most ${maxSubscriptions} operations may run at once on one connection.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+        }
+        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params,
+        });
+        const args: ExecutionArgs = {
+          schema: envelopedSchema,
+          operationName: params.operationName,
+          document: parse(params.query),
+          variableValues: params.variables,
+          contextValue: await contextFactory({
+            ...createContext(services, requestIdFrom(ctx.extra.request.headers['x-request-id'] as string | undefined)),
+          }),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        subscriptionsBySocket.set(ctx.extra.socket, open + 1);
+        return args;
+      },
+      onComplete: (ctx) => {
+        release(ctx.extra.socket);
+      },
+      onError: (ctx) => {
+        release(ctx.extra.socket);
+      },
+    },
+    wsServer,
+  );
+
+  return {
+    server,
+    yoga,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`);
+        });
+      }),
+    close: async () => {
+      await wsDisposer.dispose();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await yoga.dispose();
+    },
+  };
+}
