@@ -1,0 +1,78 @@
+// The normalized record of one verified webhook delivery.
+//
+// The upstream documents only the `event` field (kinds seen: checkout.pending,
+// checkout.success); everything else about the payload is "not shown". So the
+// record keeps the parsed body untouched in `payload` and only derives a few
+// routing fields, each with a safe fallback. Unknown kinds are still records.
+import { createHash } from 'node:crypto';
+
+export const RESOURCE_TYPES = ['checkout', 'charge', 'transfer', 'settlement'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export interface PaymentEventRecord {
+  /** Delivery id: stable across re-sends of the same delivery (see deliveryId). */
+  id: string;
+  /** The body's `event`, or 'unknown'. */
+  kind: string;
+  /** When this gateway received it: UTC ISO 8601 with "Z". */
+  receivedAt: string;
+  reference: string | null;
+  resourceType: ResourceType | null;
+  /** The parsed body exactly as received. */
+  payload: unknown;
+}
+
+/** Longest identifier taken from a body; anything longer is not a plausible id (and would bloat Redis keys). */
+const MAX_ID_LENGTH = 200;
+
+export function toPaymentEventRecord(body: Record<string, unknown>, rawBody: Buffer, receivedAt: Date): PaymentEventRecord {
+  const kind = nonEmptyString(body['event']) ?? 'unknown';
+  const data = isObject(body['data']) ? body['data'] : undefined;
+  return {
+    id: deliveryId(body, data, kind, rawBody),
+    kind,
+    receivedAt: receivedAt.toISOString(),
+    reference: nonEmptyString(data?.['reference']) ?? nonEmptyString(body['reference']) ?? null,
+    resourceType: resourceTypeOf(kind),
+    payload: body,
+  };
+}
+
+export function resourceTypeOf(kind: string): ResourceType | null {
+  return RESOURCE_TYPES.find((type) => kind.startsWith(`${type}.`)) ?? null;
+}
+
+/**
+ * An id that is the same every time the same delivery is re-sent.
+ * - top-level `id`, then `event_id`: taken as the event's own id;
+ * - `data.id`: most likely the RESOURCE id (the same checkout sends
+ *   checkout.pending then checkout.success), so it is qualified by the kind —
+ *   otherwise the success event would be dropped as a "duplicate" of pending;
+ * - otherwise sha256 hex of the raw bytes: identical re-sends, identical id.
+ */
+export function deliveryId(
+  body: Record<string, unknown>,
+  data: Record<string, unknown> | undefined,
+  kind: string,
+  rawBody: Buffer,
+): string {
+  const own = idLike(body['id']) ?? idLike(body['event_id']);
+  if (own !== null) return own;
+  const resourceId = idLike(data?.['id']);
+  if (resourceId !== null && kind.length + resourceId.length < MAX_ID_LENGTH) return `${kind}:${resourceId}`;
+  return createHash('sha256').update(rawBody).digest('hex');
+}
+
+function idLike(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  const s = nonEmptyString(value);
+  return s !== null && s.length <= MAX_ID_LENGTH ? s : null;
+}
+
+function nonEmptyString(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

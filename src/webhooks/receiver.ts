@@ -1,0 +1,186 @@
+// The webhook endpoint, at node:http level so it can be mounted in front of
+// (or beside) the GraphQL server without a framework.
+//
+// Order of checks, cheapest and least trusting first:
+//   method (405) -> content type (415) -> signature header present (400)
+//   -> declared size (413) -> bounded read (413) -> signature (400)
+//   -> JSON object (400) -> dedupe -> publish -> 200.
+// Nothing from an unverified body is logged beyond its length. The payment
+// service is never called here: the record is published and the request ends.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SignatureScheme } from '../config.js';
+import type { Logger } from '../events/logger.js';
+import type { DeliveryDeduplicator } from './dedupe.js';
+import { isObject, toPaymentEventRecord, type PaymentEventRecord } from './event.js';
+import { verifySignature } from './signature.js';
+
+export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+export interface WebhookHandlerDeps {
+  secret: string;
+  scheme: SignatureScheme;
+  dedupe: DeliveryDeduplicator;
+  publish: (event: PaymentEventRecord) => Promise<void>;
+  log: Logger;
+  maxBytes?: number;
+  now?: () => Date;
+}
+
+export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
+  if (deps.secret.length === 0) throw new Error('webhook secret must not be empty');
+  const maxBytes = deps.maxBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
+  const now = deps.now ?? (() => new Date());
+  const { log } = deps;
+
+  return async function handleWebhook(req, res) {
+    try {
+      if (req.method !== 'POST') {
+        res.setHeader('Allow', 'POST');
+        return reply(req, res, 405, { ok: false, error: 'method_not_allowed' });
+      }
+      if (!isJsonContentType(req.headers['content-type'])) {
+        return reply(req, res, 415, { ok: false, error: 'unsupported_media_type' });
+      }
+      const header = singleHeader(req.headers['x-webhook-hash']);
+      if (header === undefined || header.trim() === '') {
+        log.warn('webhook rejected', { reason: 'missing_signature' });
+        return reply(req, res, 400, { ok: false, error: 'invalid_signature' });
+      }
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        log.warn('webhook rejected', { reason: 'too_large', bytes: declared });
+        return reply(req, res, 413, { ok: false, error: 'payload_too_large' });
+      }
+
+      const read = await readBody(req, maxBytes);
+      if (read.kind === 'too_large') {
+        log.warn('webhook rejected', { reason: 'too_large', bytes: read.bytes });
+        return reply(req, res, 413, { ok: false, error: 'payload_too_large' });
+      }
+      if (read.kind === 'aborted') {
+        // The client went away; there is no one to answer.
+        log.debug('webhook request aborted', { bytes: read.bytes });
+        return;
+      }
+      const raw = read.body;
+
+      if (!verifySignature(raw, header, deps.secret, deps.scheme)) {
+        log.warn('webhook rejected', { reason: 'bad_signature', bytes: raw.length });
+        return reply(req, res, 400, { ok: false, error: 'invalid_signature' });
+      }
+
+      const body = parseJsonObject(raw);
+      if (body === undefined) {
+        log.warn('webhook rejected', { reason: 'not_a_json_object', bytes: raw.length });
+        return reply(req, res, 400, { ok: false, error: 'invalid_payload' });
+      }
+
+      const record = toPaymentEventRecord(body, raw, now());
+      const fields = { id: record.id, kind: record.kind, reference: record.reference };
+
+      let first: boolean;
+      try {
+        first = await deps.dedupe.firstSeen(record.id);
+      } catch (err) {
+        log.error('webhook dedupe failed', { ...fields, error: err });
+        return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
+      }
+      if (!first) {
+        log.info('webhook duplicate', fields);
+        return reply(req, res, 200, { ok: true, duplicate: true, id: record.id });
+      }
+
+      try {
+        await deps.publish(record);
+      } catch (err) {
+        // Un-mark it, so the sender's retry (it gets a 5xx) is published rather than called a duplicate.
+        await deps.dedupe.release(record.id).catch((releaseErr: unknown) => {
+          log.error('webhook dedupe release failed', { ...fields, error: releaseErr });
+        });
+        log.error('webhook publish failed', { ...fields, error: err });
+        return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
+      }
+      log.info('webhook accepted', fields);
+      return reply(req, res, 200, { ok: true, duplicate: false, id: record.id });
+    } catch (err) {
+      log.error('webhook handler failed', { error: err });
+      if (!res.headersSent) reply(req, res, 500, { ok: false, error: 'internal_error' });
+      else res.destroy();
+    }
+  };
+}
+
+/** application/json, any case, optional parameters (charset=utf-8 ...). */
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const mediaType = value.split(';', 1)[0]!.trim().toLowerCase();
+  return mediaType === 'application/json';
+}
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+type ReadResult =
+  | { kind: 'ok'; body: Buffer }
+  | { kind: 'too_large'; bytes: number }
+  | { kind: 'aborted'; bytes: number };
+
+/** Reads at most maxBytes; one byte more and it stops listening, keeping nothing. */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<ReadResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const finish = (result: ReadResult) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        chunks.length = 0;
+        // Stop pulling from the socket; reply() sends Connection: close so it is not reused.
+        req.pause();
+        finish({ kind: 'too_large', bytes });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ kind: 'ok', body: Buffer.concat(chunks, bytes) });
+    const onAbort = () => finish({ kind: 'aborted', bytes });
+    const onClose = () => {
+      if (!req.complete) onAbort();
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onClose);
+  });
+}
+
+/** The verified body as a JSON object, or undefined (invalid UTF-8, not JSON, or not an object). */
+function parseJsonObject(raw: Buffer): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(req: IncomingMessage, res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.setHeader('Cache-Control', 'no-store');
+  // A body we did not read (early reject, or cut at the size limit) would
+  // otherwise have to be drained before the connection could be reused.
+  if (!req.complete) res.setHeader('Connection', 'close');
+  res.end(json);
+}

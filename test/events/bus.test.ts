@@ -1,0 +1,255 @@
+// The event bus: in memory, and as two "replicas" sharing the real Redis.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEventBus, type EventBus, type ResourceChange } from '../../src/events/bus.js';
+import { createLogger } from '../../src/events/logger.js';
+import type { PaymentEventRecord } from '../../src/webhooks/event.js';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from './redis-helpers.js';
+
+const NOTHING = Symbol('nothing');
+
+function paymentEvent(id: string, reference: string | null = 'chk_1'): PaymentEventRecord {
+  return {
+    id,
+    kind: 'checkout.success',
+    receivedAt: '2025-01-01T00:00:00.000Z',
+    reference,
+    resourceType: 'checkout',
+    payload: { event: 'checkout.success', data: { reference, nested: [1, 'two', null] } },
+  };
+}
+
+function change(type: ResourceChange['type'], reference: string, status: string): ResourceChange {
+  return { type, reference, status, resource: { reference, status } };
+}
+
+/** The iterator's next value, or NOTHING if none arrives within ms. Leaves the pending next() in place. */
+async function nextWithin<T>(pending: Promise<IteratorResult<T>>, ms: number): Promise<IteratorResult<T> | typeof NOTHING> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof NOTHING>((resolve) => (timer = setTimeout(() => resolve(NOTHING), ms)));
+  try {
+    return await Promise.race([pending, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function tcpSockets(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+}
+
+/** The socket count once sockets closed by earlier tests have finished closing. */
+async function settledTcpSockets(): Promise<number> {
+  let last = tcpSockets();
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    const now = tcpSockets();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+describe('in-memory bus', () => {
+  let bus: EventBus;
+  afterEach(async () => bus.close());
+
+  it('delivers payment events to every subscriber', async () => {
+    bus = await createEventBus();
+    expect(bus.mode).toBe('memory');
+    const s1 = bus.subscribePaymentEvents();
+    const s2 = bus.subscribePaymentEvents();
+    // Subscriptions start with the first next() (the iterators are lazy).
+    const n1 = s1.next();
+    const n2 = s2.next();
+    await bus.publishPaymentEvent(paymentEvent('e1'));
+    expect(await n1).toEqual({ done: false, value: paymentEvent('e1') });
+    expect(await n2).toEqual({ done: false, value: paymentEvent('e1') });
+    expect(await nextWithin(s1.next(), 50)).toBe(NOTHING);
+  });
+
+  it('routes resource changes by type and reference only', async () => {
+    bus = await createEventBus({ redisUrl: null });
+    const charge1 = bus.subscribeResourceChanged('charge', 'ch_1');
+    const pending = charge1.next();
+    await bus.publishResourceChanged(change('charge', 'ch_2', 'success'));
+    await bus.publishResourceChanged(change('checkout', 'ch_1', 'success'));
+    await bus.publishResourceChanged(change('charge', 'ch_1', 'pending'));
+    expect(await pending).toEqual({ done: false, value: change('charge', 'ch_1', 'pending') });
+    expect(await nextWithin(charge1.next(), 50)).toBe(NOTHING);
+  });
+
+  it('works with for await, and return() ends one subscription', async () => {
+    bus = await createEventBus();
+    const got: string[] = [];
+    const consumer = (async () => {
+      for await (const e of bus.subscribePaymentEvents()) {
+        got.push(e.id);
+        if (got.length === 2) break;
+      }
+    })();
+    await new Promise((r) => setImmediate(r));
+    for (const id of ['a', 'b', 'c']) await bus.publishPaymentEvent(paymentEvent(id));
+    await consumer;
+    expect(got).toEqual(['a', 'b']);
+  });
+
+  it('close() ends pending iterators and refuses further use', async () => {
+    bus = await createEventBus();
+    const it1 = bus.subscribePaymentEvents();
+    const pending = it1.next();
+    const unstarted = bus.subscribeResourceChanged('transfer', 'tr_1');
+    await bus.close();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(await unstarted.next()).toEqual({ done: true, value: undefined });
+    await expect(bus.publishPaymentEvent(paymentEvent('late'))).rejects.toThrow(/closed/);
+    expect(() => bus.subscribePaymentEvents()).toThrow(/closed/);
+    await bus.close(); // idempotent
+  });
+
+  it('offers an in-memory deduplicator', async () => {
+    bus = await createEventBus();
+    expect(await bus.dedupe.firstSeen('x')).toBe(true);
+    expect(await bus.dedupe.firstSeen('x')).toBe(false);
+  });
+});
+
+describe('redis bus: two replicas', () => {
+  const namespace = uniqueNamespace('bus');
+  const channel = (topic: string) => `${namespace}:events:${topic}`;
+  let observer: Redis;
+  let socketsBefore: number;
+  let a: EventBus;
+  let b: EventBus;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    socketsBefore = await settledTcpSockets();
+    const log = createLogger('debug', { write: (l) => logLines.push(l) });
+    [a, b] = await Promise.all([
+      createEventBus({ redisUrl: REDIS_URL, namespace, log }),
+      createEventBus({ redisUrl: REDIS_URL, namespace, log }),
+    ]);
+    observer = new Redis(REDIS_URL);
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await deleteByPrefix(observer, namespace);
+    await observer.quit();
+  });
+
+  it('delivers an event published on A to subscribers on A and B exactly once each', async () => {
+    expect(a.mode).toBe('redis');
+    const onA = a.subscribePaymentEvents();
+    const onB = b.subscribePaymentEvents();
+    const nextA = onA.next();
+    const nextB = onB.next();
+    await waitForSubscribers(observer, channel('paymentEvent'), 2);
+
+    await a.publishPaymentEvent(paymentEvent('evt_shared'));
+    expect(await nextA).toEqual({ done: false, value: paymentEvent('evt_shared') });
+    expect(await nextB).toEqual({ done: false, value: paymentEvent('evt_shared') });
+    // No second copy (e.g. a local dispatch plus the Redis echo).
+    const againA = onA.next();
+    const againB = onB.next();
+    expect(await nextWithin(againA, 300)).toBe(NOTHING);
+    expect(await nextWithin(againB, 300)).toBe(NOTHING);
+
+    // The next one still arrives on the same iterators.
+    await b.publishPaymentEvent(paymentEvent('evt_2'));
+    expect((await againA).value).toEqual(paymentEvent('evt_2'));
+    expect((await againB).value).toEqual(paymentEvent('evt_2'));
+    await Promise.all([onA.return(), onB.return()]);
+  });
+
+  it('routes resource changes across replicas by type and reference', async () => {
+    const sub = a.subscribeResourceChanged('transfer', 'tr_42');
+    const pending = sub.next();
+    await waitForSubscribers(observer, channel('resourceChanged:transfer:tr_42'), 1);
+    await b.publishResourceChanged(change('transfer', 'tr_41', 'success'));
+    await b.publishResourceChanged(change('transfer', 'tr_42', 'success'));
+    expect(await pending).toEqual({ done: false, value: change('transfer', 'tr_42', 'success') });
+    expect(await nextWithin(sub.next(), 200)).toBe(NOTHING);
+    await sub.return();
+    // Unsubscribed from Redis once the last local iterator is gone.
+    await waitForSubscribers(observer, channel('resourceChanged:transfer:tr_42'), 0).catch(() => undefined);
+    const [, count] = (await observer.pubsub('NUMSUB', channel('resourceChanged:transfer:tr_42'))) as [string, number];
+    expect(Number(count)).toBe(0);
+  });
+
+  it('is not disturbed by a malformed message on its channel', async () => {
+    const sub = b.subscribePaymentEvents();
+    const pending = sub.next();
+    await waitForSubscribers(observer, channel('paymentEvent'), 1);
+    await observer.publish(channel('paymentEvent'), '{not json');
+    await a.publishPaymentEvent(paymentEvent('after_garbage'));
+    expect((await pending).value).toEqual(paymentEvent('after_garbage'));
+    expect(logLines.some((l) => l.includes('"op":"deliver"'))).toBe(true);
+    await sub.return();
+  });
+
+  it('does not receive events of another namespace', async () => {
+    const other = await createEventBus({ redisUrl: REDIS_URL, namespace: `${namespace}-other` });
+    try {
+      const sub = a.subscribePaymentEvents();
+      const pending = sub.next();
+      await waitForSubscribers(observer, channel('paymentEvent'), 1);
+      await other.publishPaymentEvent(paymentEvent('foreign'));
+      expect(await nextWithin(pending, 200)).toBe(NOTHING);
+      await sub.return();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('shares one deduplicator across replicas', async () => {
+    const answers = await Promise.all([a.dedupe.firstSeen('d1'), b.dedupe.firstSeen('d1'), a.dedupe.firstSeen('d1')]);
+    expect(answers.filter(Boolean)).toHaveLength(1);
+    expect(await observer.exists(`${namespace}:webhook-delivery:d1`)).toBe(1);
+  });
+
+  it('close() ends pending iterators, unsubscribes, and closes every connection', async () => {
+    const pendingA = a.subscribePaymentEvents().next();
+    const pendingB = b.subscribeResourceChanged('charge', 'ch_close').next();
+    await waitForSubscribers(observer, channel('paymentEvent'), 1);
+    const linesBeforeClose = logLines.length;
+    await Promise.all([a.close(), b.close()]);
+    expect(await pendingA).toEqual({ done: true, value: undefined });
+    expect(await pendingB).toEqual({ done: true, value: undefined });
+    await expect(a.publishPaymentEvent(paymentEvent('late'))).rejects.toThrow(/closed/);
+    // Closing itself produced no failed unsubscribe or similar.
+    expect(logLines.slice(linesBeforeClose).join('\n')).not.toMatch(/failed|Connection is closed/i);
+    // The raw pubsub's fire-and-forget publish on a closed connection is logged, not an unhandled rejection
+    // (vitest fails the run on unhandled rejections).
+    a.pubsub.publish('paymentEvent', paymentEvent('raw-late'));
+    for (let i = 0; i < 50 && !logLines.some((l) => l.includes('"op":"publish"')); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(logLines.some((l) => l.includes('"op":"publish"'))).toBe(true);
+    // Only the observer's socket remains.
+    for (let i = 0; i < 50 && tcpSockets() > socketsBefore + 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(tcpSockets()).toBe(socketsBefore + 1);
+  });
+
+  it('a process that closed its bus exits by itself', async () => {
+    const script = fileURLToPath(new URL('./fixtures/bus-exit.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, `${namespace}-exit`], {
+      timeout: 15_000,
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    });
+    expect(JSON.parse(stdout.trim())).toEqual({ received: true, pendingEnded: true });
+  });
+});
+
+describe('redis bus: bad connection', () => {
+  it('fails at start without showing the URL, and leaves nothing open', async () => {
+    const before = await settledTcpSockets();
+    const err = await createEventBus({ redisUrl: 'redis://:hunter2-secret@127.0.0.1:1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/cannot connect to Redis/);
+    expect((err as Error).message).not.toContain('hunter2');
+    expect(await settledTcpSockets()).toBe(before);
+  });
+});

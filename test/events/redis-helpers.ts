@@ -1,0 +1,31 @@
+// Helpers for tests that use the real Redis at 127.0.0.1:6379.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** A namespace no other test run (or engineer) shares. */
+export function uniqueNamespace(label: string): string {
+  return `test:${label}:${process.pid}:${randomUUID()}`;
+}
+
+/** Deletes every key under a prefix, with SCAN (KEYS would block a shared Redis). */
+export async function deleteByPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** Waits until `channel` has at least `count` subscribers (SUBSCRIBE is asynchronous). */
+export async function waitForSubscribers(redis: Redis, channel: string, count: number, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reply = (await redis.pubsub('NUMSUB', channel)) as [string, number];
+    if (Number(reply[1]) >= count) return;
+    if (Date.now() > deadline) throw new Error(`channel ${channel} has ${reply[1]} subscribers, wanted ${count}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

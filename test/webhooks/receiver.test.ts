@@ -1,0 +1,300 @@
+// The webhook handler mounted on a real node:http server, driven with fetch (undici).
+import { createHash } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/events/logger.js';
+import { memoryDeduplicator, type DeliveryDeduplicator } from '../../src/webhooks/dedupe.js';
+import type { PaymentEventRecord } from '../../src/webhooks/event.js';
+import { createWebhookHandler, type WebhookHandlerDeps } from '../../src/webhooks/receiver.js';
+import { signBody } from '../../src/webhooks/signature.js';
+
+const SECRET = 'whsec_receiver_test_5f1c9a';
+const NOW = new Date('2025-01-02T03:04:05.678Z');
+const MiB = 1024 * 1024;
+
+// Everything the outside world could see: every log line and every response body.
+const logLines: string[] = [];
+const responseTexts: string[] = [];
+
+let published: PaymentEventRecord[] = [];
+// Per-test overrides of the handler's collaborators.
+let dedupe: DeliveryDeduplicator;
+let publishImpl: (e: PaymentEventRecord) => Promise<void>;
+
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  const deps: WebhookHandlerDeps = {
+    secret: SECRET,
+    scheme: 'auto',
+    dedupe: {
+      firstSeen: (id) => dedupe.firstSeen(id),
+      release: (id) => dedupe.release(id),
+      close: () => dedupe.close(),
+    },
+    publish: (e) => publishImpl(e),
+    log: createLogger('debug', { write: (line) => logLines.push(line) }),
+    now: () => NOW,
+  };
+  const handler = createWebhookHandler(deps);
+  server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/payment`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  published = [];
+  dedupe = memoryDeduplicator();
+  publishImpl = async (e) => {
+    published.push(e);
+  };
+});
+
+interface Reply {
+  status: number;
+  json: Record<string, unknown>;
+  headers: Headers;
+}
+
+async function post(body: Buffer | string, headers: Record<string, string> = {}, method = 'POST'): Promise<Reply> {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    // Uint8Array: the DOM typings of fetch do not list Buffer as a body.
+    ...(method === 'GET' ? {} : { body: typeof body === 'string' ? body : new Uint8Array(body) }),
+  });
+  const text = await res.text();
+  responseTexts.push(text);
+  return { status: res.status, json: JSON.parse(text) as Record<string, unknown>, headers: res.headers };
+}
+
+function signed(body: Buffer | string, scheme: 'hmac-sha256-hex' | 'sha256-base64' = 'hmac-sha256-hex') {
+  return { 'x-webhook-hash': signBody(body, SECRET, scheme) };
+}
+
+describe('webhook receiver', () => {
+  it('answers 200 and publishes a verified delivery (hex HMAC)', async () => {
+    const body = JSON.stringify({
+      id: 'evt_001',
+      event: 'checkout.success',
+      data: { reference: 'chk_abc', amount: 1500, status: 'success' },
+    });
+    const r = await post(body, signed(body));
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: true, duplicate: false, id: 'evt_001' });
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(published).toEqual([
+      {
+        id: 'evt_001',
+        kind: 'checkout.success',
+        receivedAt: '2025-01-02T03:04:05.678Z',
+        reference: 'chk_abc',
+        resourceType: 'checkout',
+        payload: JSON.parse(body),
+      },
+    ]);
+  });
+
+  it('accepts the sha256-base64 scheme too (scheme auto), with a charset parameter', async () => {
+    const body = '{"event":"checkout.pending","data":{"reference":"chk_b64"}}';
+    const r = await post(body, { ...signed(body, 'sha256-base64'), 'content-type': 'Application/JSON; charset=UTF-8' });
+    expect(r.status).toBe(200);
+    expect(published).toHaveLength(1);
+    expect(published[0]!.id).toBe(createHash('sha256').update(body).digest('hex'));
+  });
+
+  it.each([
+    ['a wrong hash', (b: string) => ({ 'x-webhook-hash': signBody(b, 'not-the-secret', 'hmac-sha256-hex') })],
+    ['a missing hash', () => ({})],
+    ['an empty hash', () => ({ 'x-webhook-hash': '' })],
+    ['a garbage hash', () => ({ 'x-webhook-hash': 'zzz' })],
+    ['a hash of other bytes', (b: string) => signed(b + ' ')],
+  ])('answers 400 to %s, publishes nothing and does not log the body', async (_name, headersFor) => {
+    const marker = `UNVERIFIED_${Math.random().toString(36).slice(2)}`;
+    const body = JSON.stringify({ event: 'checkout.success', data: { reference: marker } });
+    const before = logLines.length;
+    const r = await post(body, headersFor(body));
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ ok: false, error: 'invalid_signature' });
+    expect(published).toEqual([]);
+    const newLines = logLines.slice(before);
+    expect(newLines.length).toBeGreaterThan(0);
+    expect(newLines.join('\n')).not.toContain(marker);
+  });
+
+  it.each([['[1]'], ['"x"'], ['null'], ['not json'], ['42'], [''], ['{"a":1'], ['{"event":"x"}{"event":"y"}']])(
+    'answers 400 to the validly signed non-object body %j',
+    async (body) => {
+      const r = await post(body, signed(body));
+      expect(r.status).toBe(400);
+      expect(r.json).toEqual({ ok: false, error: 'invalid_payload' });
+      expect(published).toEqual([]);
+    },
+  );
+
+  it('answers 400 to validly signed invalid UTF-8', async () => {
+    const body = Buffer.concat([Buffer.from('{"event":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const r = await post(body, signed(body));
+    expect(r.status).toBe(400);
+    expect(published).toEqual([]);
+  });
+
+  it('answers 413 above 1 MiB with Content-Length, before reading the body', async () => {
+    const body = Buffer.alloc(2 * MiB, 0x20);
+    const r = await post(body, signed(body));
+    expect(r.status).toBe(413);
+    expect(r.json).toEqual({ ok: false, error: 'payload_too_large' });
+    expect(published).toEqual([]);
+  });
+
+  it('answers 413 to a chunked body (no Content-Length) as it crosses 1 MiB, without reading the rest', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const totalChunks = 64; // 4 MiB offered
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled++ >= totalChunks) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-hash': '0'.repeat(64) },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.headers.get('content-length')).not.toBeNull();
+    const text = await res.text();
+    responseTexts.push(text);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(pulled).toBeLessThan(totalChunks);
+    expect(published).toEqual([]);
+  });
+
+  it('answers 413 to a chunked upload from node:http, with a response (not a bare reset)', async () => {
+    const { port } = server.address() as AddressInfo;
+    let piecesWritten = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      let answered = false;
+      const req = httpRequest(
+        { port, host: '127.0.0.1', method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'x-webhook-hash': 'x' } },
+        (res) => {
+          answered = true;
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      // Once answered, the server closing the socket under our remaining upload is expected.
+      req.on('error', (err) => (answered ? undefined : reject(err)));
+      expect(req.getHeader('content-length')).toBeUndefined();
+      const piece = Buffer.alloc(256 * 1024, 0x20);
+      const pump = () => {
+        while (!answered && piecesWritten < 32) {
+          piecesWritten++;
+          if (!req.write(piece)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(piecesWritten).toBeLessThan(32);
+  });
+
+  it('accepts a body of exactly 1 MiB', async () => {
+    const head = '{"event":"checkout.success","pad":"';
+    const tail = '"}';
+    const body = head + 'a'.repeat(MiB - head.length - tail.length) + tail;
+    expect(Buffer.byteLength(body)).toBe(MiB);
+    const r = await post(body, signed(body));
+    expect(r.status).toBe(200);
+    expect(published).toHaveLength(1);
+  });
+
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/jsonp'], ['']])(
+    'answers 415 to content type %j',
+    async (contentType) => {
+      const body = '{"event":"checkout.success"}';
+      const r = await post(body, { ...signed(body), 'content-type': contentType });
+      expect(r.status).toBe(415);
+      expect(published).toEqual([]);
+    },
+  );
+
+  it('answers 405 to GET with Allow: POST', async () => {
+    const r = await post('', {}, 'GET');
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+  });
+
+  it('publishes five copies of one delivery exactly once, some of them concurrent', async () => {
+    const body = JSON.stringify({ event: 'charge.success', data: { reference: 'ch_77', id: 77 } });
+    const headers = signed(body);
+    const concurrent = await Promise.all([post(body, headers), post(body, headers), post(body, headers)]);
+    const sequential = [await post(body, headers), await post(body, headers)];
+    const all = [...concurrent, ...sequential];
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(all.filter((r) => r.json['duplicate'] === false)).toHaveLength(1);
+    expect(new Set(all.map((r) => r.json['id']))).toEqual(new Set(['charge.success:77']));
+    expect(published).toHaveLength(1);
+  });
+
+  it('republishes an unknown kind as it is, with its reference', async () => {
+    const body = '{"event":"refund.created","reference":"rf_9","extra":{"nested":[1,2]}}';
+    const r = await post(body, signed(body));
+    expect(r.status).toBe(200);
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({
+      kind: 'refund.created',
+      reference: 'rf_9',
+      resourceType: null,
+      payload: { event: 'refund.created', reference: 'rf_9', extra: { nested: [1, 2] } },
+    });
+  });
+
+  it('answers 503 when publishing fails, and processes the retry', async () => {
+    const body = JSON.stringify({ id: 'evt_retry', event: 'transfer.success', data: { reference: 'tr_1' } });
+    publishImpl = async () => {
+      throw new Error('bus down');
+    };
+    const first = await post(body, signed(body));
+    expect(first.status).toBe(503);
+    expect(JSON.stringify(first.json)).not.toContain('bus down');
+    publishImpl = async (e) => void published.push(e);
+    const retry = await post(body, signed(body));
+    expect(retry.status).toBe(200);
+    expect(retry.json).toEqual({ ok: true, duplicate: false, id: 'evt_retry' });
+    expect(published).toHaveLength(1);
+  });
+
+  it('answers 503 when the deduplicator fails', async () => {
+    dedupe = {
+      firstSeen: async () => {
+        throw new Error('redis down');
+      },
+      release: async () => {},
+      close: async () => {},
+    };
+    const body = '{"event":"checkout.success"}';
+    const r = await post(body, signed(body));
+    expect(r.status).toBe(503);
+    expect(published).toEqual([]);
+  });
+
+  // Runs last: checks everything every earlier test produced.
+  it('never shows the secret in a response or a log line', () => {
+    expect(logLines.length).toBeGreaterThan(10);
+    expect(responseTexts.length).toBeGreaterThan(10);
+    for (const text of [...logLines, ...responseTexts]) expect(text).not.toContain(SECRET);
+    for (const text of responseTexts) expect(text).not.toMatch(/at .*\.(ts|js):\d+/);
+    for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});

@@ -1,0 +1,85 @@
+// End to end across two "replicas": each has its own HTTP server, webhook
+// handler and Redis-backed event bus. The payment service delivers the same
+// event to both at once; subscribers on both replicas see it exactly once.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { createLogger } from '../../src/events/logger.js';
+import { createWebhookHandler } from '../../src/webhooks/receiver.js';
+import { signBody } from '../../src/webhooks/signature.js';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from '../events/redis-helpers.js';
+
+const SECRET = 'whsec_replicas_test_77';
+const namespace = uniqueNamespace('replicas');
+
+interface Replica {
+  bus: EventBus;
+  server: Server;
+  url: string;
+}
+
+const logLines: string[] = [];
+let replicas: Replica[] = [];
+let observer: Redis;
+
+async function startReplica(): Promise<Replica> {
+  const log = createLogger('debug', { write: (l) => logLines.push(l) });
+  const bus = await createEventBus({ redisUrl: REDIS_URL, namespace, log });
+  const handler = createWebhookHandler({
+    secret: SECRET,
+    scheme: 'sha256-base64',
+    dedupe: bus.dedupe,
+    publish: (e) => bus.publishPaymentEvent(e),
+    log,
+  });
+  const server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { bus, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+beforeAll(async () => {
+  replicas = await Promise.all([startReplica(), startReplica()]);
+  observer = new Redis(REDIS_URL);
+});
+
+afterAll(async () => {
+  for (const { bus, server } of replicas) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await bus.close();
+  }
+  await deleteByPrefix(observer, namespace);
+  await observer.quit();
+});
+
+describe('two replicas behind one Redis', () => {
+  it('publish a delivery received by both at the same moment exactly once', async () => {
+    const subs = replicas.map((r) => r.bus.subscribePaymentEvents());
+    const firsts = subs.map((s) => s.next());
+    await waitForSubscribers(observer, `${namespace}:events:paymentEvent`, 2);
+
+    const body = JSON.stringify({ event: 'transfer.success', data: { reference: 'tr_dup', amount: 5000 } });
+    const headers = { 'content-type': 'application/json', 'x-webhook-hash': signBody(body, SECRET, 'sha256-base64') };
+    const replies = await Promise.all(
+      [...replicas, ...replicas, ...replicas].map((r) => fetch(r.url, { method: 'POST', headers, body }).then((res) => res.json())),
+    );
+    expect(replies.filter((r) => r.ok === true)).toHaveLength(6);
+    expect(replies.filter((r) => r.duplicate === false)).toHaveLength(1);
+
+    for (const first of firsts) {
+      const { value } = await first;
+      expect(value).toMatchObject({ kind: 'transfer.success', reference: 'tr_dup', resourceType: 'transfer' });
+    }
+    // No second copy anywhere.
+    const seconds = subs.map((s) => s.next());
+    const late = await Promise.race([
+      Promise.any(seconds).then(() => 'got another'),
+      new Promise((r) => setTimeout(() => r('none'), 300)),
+    ]);
+    expect(late).toBe('none');
+    await Promise.all(subs.map((s) => s.return()));
+    expect(logLines.join('\n')).not.toContain(SECRET);
+  });
+});
