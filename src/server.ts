@@ -72,7 +72,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       res.writeHead(302, { location: GRAPHQL_PATH }).end();
       return;
     }
-    void yoga.handleNodeRequestAndResponse(req, res, {});
+    void yoga(req, res);
   });
 
   const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: options.maxFrameBytes ?? 64 * 1024 });

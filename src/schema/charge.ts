@@ -128,7 +128,10 @@ builder.queryFields((t) => ({
       for (const charge of window.items) ctx.loaders.charge.prime(charge.reference, charge);
       return buildConnection(scope, window.start, window.items, window.total);
     },
-  }),
+  },
+    { name: 'ChargeConnection', description: 'A page of charges.' },
+    { name: 'ChargeEdge', description: 'One charge and its cursor.' },
+  ),
 }));
 
 // ---- createCharge ---------------------------------------------------------

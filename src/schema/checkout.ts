@@ -48,7 +48,10 @@ builder.queryFields((t) => ({
     type: CheckoutRef,
     description: 'All checkouts, newest first.',
     resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('checkouts'), await ctx.upstream.listCheckouts()),
-  }),
+  },
+    { name: 'CheckoutConnection', description: 'A page of checkouts.' },
+    { name: 'CheckoutEdge', description: 'One checkout and its cursor.' },
+  ),
 }));
 
 const InitializeCheckoutInput = builder.inputType('InitializeCheckoutInput', {

@@ -66,7 +66,10 @@ builder.queryFields((t) => ({
     type: SettlementRef,
     description: 'All settlements, newest first.',
     resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('settlements'), await ctx.upstream.listSettlements()),
-  }),
+  },
+    { name: 'SettlementConnection', description: 'A page of settlements.' },
+    { name: 'SettlementEdge', description: 'One settlement and its cursor.' },
+  ),
 }));
 
 const CreateSettlementInput = builder.inputType('CreateSettlementInput', {

@@ -57,7 +57,10 @@ builder.queryFields((t) => ({
     type: TransferRef,
     description: 'All transfers, newest first.',
     resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('transfers'), await ctx.upstream.listTransfers()),
-  }),
+  },
+    { name: 'TransferConnection', description: 'A page of transfers.' },
+    { name: 'TransferEdge', description: 'One transfer and its cursor.' },
+  ),
 }));
 
 const CreateTransferInputRef = builder.inputType('CreateTransferInput', {

@@ -1,0 +1,7 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { schema } from './index.js';
+
+/** The SDL of the public schema, sorted so that moving code around does not reorder the file. */
+export function printSchemaSDL(): string {
+  return printSchema(lexicographicSortSchema(schema)) + '\n';
+}
