@@ -39,6 +39,11 @@ const envSchema = z.object({
     .optional(),
   SANDBOX_PORT: port.default(4010),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** First interval of the pollers that follow a resource for subscriptions; 0 turns polling off. */
+  SUBSCRIPTION_POLL_MS: z.coerce.number().int().min(0).default(2_000),
+  SUBSCRIPTION_POLL_MAX_MS: positiveInt.default(30_000),
+  /** Most subscriptions one WebSocket connection may hold. */
+  WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
 });
 
 export interface UpstreamConfig {
@@ -60,6 +65,7 @@ export interface Config {
   redisUrl: string | null;
   sandboxPort: number;
   logLevel: LogLevel;
+  subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number };
 }
 
 /** Names of the variables whose values must never be shown. */
@@ -94,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
+    subscriptions: { pollInitialMs: e.SUBSCRIPTION_POLL_MS, pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS, maxPerConnection: e.WS_MAX_SUBSCRIPTIONS },
   };
 }
 

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { createHealthProbe } from './health.js';
+import { createLiveUpdates, type LiveUpdates } from './live/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
 import type { Logger } from './logger.js';
 import { startSandbox, type Sandbox } from './sandbox/index.js';
@@ -23,6 +24,7 @@ export interface RunningGateway {
   sandbox: Sandbox | null;
   upstream: UpstreamClient;
   bus: EventBus;
+  live: LiveUpdates;
   server: GatewayServer;
   close(): Promise<void>;
 }
@@ -68,6 +70,14 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       idempotency = memoryIdempotencyStore();
     }
 
+    const live = createLiveUpdates({
+      bus,
+      upstream,
+      log,
+      polling: { initialMs: config.subscriptions.pollInitialMs, maxMs: config.subscriptions.pollMaxMs },
+    });
+    cleanup.push(async () => live.close());
+
     if (!webhookSecret) log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
     const webhook = webhookSecret
       ? {
@@ -76,14 +86,18 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
             secret: webhookSecret,
             scheme: config.webhook.scheme,
             dedupe: bus.dedupe,
-            publish: (event) => bus.publishPaymentEvent(event),
+            publish: async (event) => {
+              await bus.publishPaymentEvent(event);
+              live.onWebhook(event);
+            },
             log,
           }),
         }
       : null;
 
     const server = createGatewayServer({
-      services: { upstream, idempotency, log, pageSize: config.upstream.pageSize },
+      services: { upstream, idempotency, live, log, pageSize: config.upstream.pageSize },
+      maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
       webhook,
       health: createHealthProbe(upstream, config.mode),
     });
@@ -99,7 +113,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       });
     }
 
-    return { url, graphqlUrl: `${url}${GRAPHQL_PATH}`, webhookUrl, sandbox, upstream, bus, server, close: closeAll };
+    return { url, graphqlUrl: `${url}${GRAPHQL_PATH}`, webhookUrl, sandbox, upstream, bus, live, server, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

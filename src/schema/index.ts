@@ -9,6 +9,7 @@ import './charge.js';
 import './transfer.js';
 import './balance.js';
 import './settlement.js';
+import './events.js';
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({ description: 'How many items the whole list holds (across all pages).', resolve: (connection) => connection.totalCount }),

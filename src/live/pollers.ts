@@ -1,0 +1,101 @@
+// Following a resource without webhooks: one poller per resource in this
+// process, shared by all its subscribers, stopped when the last one leaves or
+// when the resource reaches a final state. It backs off while nothing changes
+// and publishes changes on the bus like a webhook-triggered refresh would.
+import type { Logger } from '../logger.js';
+import type { ResourceType } from '../webhooks/event.js';
+import type { LiveResource, ResourceFetcher } from './fetch-resource.js';
+import { isTerminal } from './status-order.js';
+
+export interface PollingOptions {
+  /** First interval; 0 disables polling. */
+  initialMs: number;
+  maxMs: number;
+  /** Growth of the interval after each poll that saw no change. */
+  factor?: number;
+}
+
+interface Poller {
+  subscribers: number;
+  timer: NodeJS.Timeout | null;
+  intervalMs: number;
+  lastStatus: string | null;
+  stopped: boolean;
+}
+
+export function createPollers(
+  fetchResource: ResourceFetcher,
+  publish: (type: ResourceType, resource: LiveResource) => Promise<void>,
+  options: PollingOptions,
+  log: Logger,
+) {
+  const pollers = new Map<string, Poller>();
+  const factor = options.factor ?? 1.5;
+
+  const schedule = (key: string, type: ResourceType, reference: string, poller: Poller) => {
+    if (poller.stopped) return;
+    poller.timer = setTimeout(() => void tick(key, type, reference, poller), poller.intervalMs);
+    poller.timer.unref();
+  };
+
+  const tick = async (key: string, type: ResourceType, reference: string, poller: Poller) => {
+    poller.timer = null;
+    try {
+      const resource = await fetchResource(type, reference);
+      if (poller.stopped) return;
+      const changed = resource.status !== poller.lastStatus;
+      if (changed && poller.lastStatus !== null) await publish(type, resource);
+      poller.lastStatus = resource.status;
+      if (isTerminal(type, resource.status)) {
+        poller.stopped = true;
+        return;
+      }
+      poller.intervalMs = changed ? options.initialMs : Math.min(options.maxMs, Math.round(poller.intervalMs * factor));
+    } catch (err) {
+      // Keep trying with backoff: a passing outage must not end a live subscription.
+      log.warn('poll failed', { type, reference, error: err });
+      poller.intervalMs = Math.min(options.maxMs, Math.round(poller.intervalMs * factor));
+    }
+    schedule(key, type, reference, poller);
+  };
+
+  return {
+    /** Starts (or joins) the poller for a resource; the returned function leaves it. */
+    acquire(type: ResourceType, reference: string, baselineStatus: string | null): () => void {
+      if (options.initialMs <= 0) return () => {};
+      const key = `${type}:${reference}`;
+      let poller = pollers.get(key);
+      if (!poller) {
+        poller = { subscribers: 0, timer: null, intervalMs: options.initialMs, lastStatus: baselineStatus, stopped: false };
+        pollers.set(key, poller);
+        if (!(baselineStatus && isTerminal(type, baselineStatus))) schedule(key, type, reference, poller);
+      }
+      poller.subscribers += 1;
+      const joined = poller;
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        joined.subscribers -= 1;
+        if (joined.subscribers === 0) {
+          joined.stopped = true;
+          if (joined.timer) clearTimeout(joined.timer);
+          pollers.delete(key);
+        }
+      };
+    },
+    /** How many resources are being polled now (for tests and /health). */
+    get active(): number {
+      return [...pollers.values()].filter((p) => !p.stopped).length;
+    },
+    stopAll(): void {
+      for (const p of pollers.values()) {
+        p.stopped = true;
+        if (p.timer) clearTimeout(p.timer);
+      }
+      pollers.clear();
+    },
+  };
+}
+
+export type Pollers = ReturnType<typeof createPollers>;
