@@ -19,7 +19,7 @@ import {
   type DeliveryDeduplicator,
 } from '../webhooks/dedupe.js';
 import type { PaymentEventRecord, ResourceType } from '../webhooks/event.js';
-import { silentLogger, type Logger } from './logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { namespacedRedisClient, type RedisTransport } from './redis-transport.js';
 
 /** A resource's new state. The GraphQL schema defines the concrete resource shapes. */

@@ -10,7 +10,7 @@
 //   - guards the message listener: a malformed message published by someone
 //     else on our channel is logged and dropped, not thrown inside ioredis.
 import type { Redis } from 'ioredis';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 export interface RedisTransport {
   /** What to hand to createRedisEventTarget as both publishClient and subscribeClient. */

@@ -9,7 +9,7 @@
 // service is never called here: the record is published and the request ends.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignatureScheme } from '../config.js';
-import type { Logger } from '../events/logger.js';
+import type { Logger } from '../logger.js';
 import type { DeliveryDeduplicator } from './dedupe.js';
 import { isObject, toPaymentEventRecord, type PaymentEventRecord } from './event.js';
 import { verifySignature } from './signature.js';

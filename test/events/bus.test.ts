@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus, type ResourceChange } from '../../src/events/bus.js';
-import { createLogger } from '../../src/events/logger.js';
+import { createLogger } from '../../src/logger.js';
 import type { PaymentEventRecord } from '../../src/webhooks/event.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from './redis-helpers.js';
 

@@ -54,7 +54,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     ...options.env,
   });
   const logLines: string[] = [];
-  const log: Logger = createLogger('debug', (line) => logLines.push(line));
+  const log: Logger = createLogger('debug', { write: (line) => logLines.push(line) });
   const gateway = await startGateway(config, log, { redisNamespace: options.redisNamespace });
   return {
     sandbox,

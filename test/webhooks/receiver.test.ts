@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/events/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { memoryDeduplicator, type DeliveryDeduplicator } from '../../src/webhooks/dedupe.js';
 import type { PaymentEventRecord } from '../../src/webhooks/event.js';
 import { createWebhookHandler, type WebhookHandlerDeps } from '../../src/webhooks/receiver.js';

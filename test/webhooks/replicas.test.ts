@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
-import { createLogger } from '../../src/events/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { createWebhookHandler } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from '../events/redis-helpers.js';

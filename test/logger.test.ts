@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/events/logger.js';
+import { createLogger } from '../src/logger.js';
 
 function capture(level: Parameters<typeof createLogger>[0]) {
   const lines: string[] = [];
