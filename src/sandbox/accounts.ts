@@ -1,0 +1,104 @@
+// In-memory state, one isolated account per API key, created on first use.
+import { WALLETS, type AccountType, type Wallet } from '../upstream/types.js';
+import type { ChargeRecord } from './charges.js';
+import type { CheckoutRecord } from './checkouts.js';
+import type { SettlementRecord } from './settlements.js';
+import { TEST_WALLET_FUNDING } from './test-data.js';
+import type { TransferRecord } from './transfers.js';
+
+export interface Bucket {
+  available: number;
+  pending: number;
+}
+
+/** The payout destination set up in the service's administration interface. */
+export interface PaymentAccount {
+  account_type: AccountType;
+  iban: string | null;
+  rib: string | null;
+  bank_name: string | null;
+  bank_address: string | null;
+  account_holder_name: string | null;
+  account_holder_address: string | null;
+  swift_bic_code: string | null;
+  provider: string | null;
+  phone: string | null;
+  usdt_wallet_address: string | null;
+}
+
+const TEST_BANK_ACCOUNT: PaymentAccount = {
+  account_type: 'bank',
+  iban: 'BF42BF0840101300463574000390',
+  rib: 'BF084 01013 004635740003 90',
+  bank_name: 'Banque Sandbox du Faso',
+  bank_address: 'Avenue Kwame Nkrumah, Ouagadougou',
+  account_holder_name: 'Sandbox Merchant SARL',
+  account_holder_address: null,
+  swift_bic_code: 'SBXFBFBF',
+  provider: null,
+  phone: null,
+  usdt_wallet_address: null,
+};
+
+export const TEST_KEY_PREFIX = 'sk_test_';
+/** Test keys of this form belong to an account that never set up a payout account. */
+export const NO_PAYOUT_KEY_PREFIX = 'sk_test_nopayout_';
+
+export class Account {
+  readonly collection: Bucket = { available: 0, pending: 0 };
+  readonly wallets: Record<Wallet, Bucket>;
+  readonly charges = new Map<string, ChargeRecord>();
+  /** By UUID reference. */
+  readonly checkouts = new Map<string, CheckoutRecord>();
+  readonly transfers = new Map<string, TransferRecord>();
+  readonly transferExtIds = new Set<string>();
+  readonly settlements = new Map<string, SettlementRecord>();
+  /** Clock times of the bulk-transfer calls let through in the last second. */
+  readonly bulkCalls: number[] = [];
+  private seq = 0;
+
+  constructor(
+    /** For logs: never the API key. */
+    readonly id: string,
+    readonly paymentAccount: PaymentAccount | null,
+  ) {
+    this.wallets = Object.fromEntries(
+      WALLETS.map((w) => [w, { available: TEST_WALLET_FUNDING, pending: 0 }]),
+    ) as Record<Wallet, Bucket>;
+  }
+
+  /** Creation order, the tiebreak of every newest-first list. */
+  nextSeq(): number {
+    return ++this.seq;
+  }
+}
+
+export function isTestKey(key: string | undefined): key is string {
+  return typeof key === 'string' && key.startsWith(TEST_KEY_PREFIX) && key.length > TEST_KEY_PREFIX.length;
+}
+
+export class AccountStore {
+  private readonly byKey = new Map<string, Account>();
+  /** Checkouts by either reference form, across accounts: the payment page has no API key. */
+  private readonly checkoutIndex = new Map<string, { account: Account; checkout: CheckoutRecord }>();
+
+  /** The key's account, or null when the key is not an accepted test key. */
+  authenticate(key: string | undefined): Account | null {
+    if (!isTestKey(key)) return null;
+    let account = this.byKey.get(key);
+    if (!account) {
+      account = new Account(`acct_${this.byKey.size + 1}`, key.startsWith(NO_PAYOUT_KEY_PREFIX) ? null : { ...TEST_BANK_ACCOUNT });
+      this.byKey.set(key, account);
+    }
+    return account;
+  }
+
+  indexCheckout(account: Account, checkout: CheckoutRecord): void {
+    this.checkoutIndex.set(checkout.uuid, { account, checkout });
+    this.checkoutIndex.set(checkout.publicReference, { account, checkout });
+  }
+
+  findCheckout(reference: string): { account: Account; checkout: CheckoutRecord } | null {
+    return this.checkoutIndex.get(reference) ?? null;
+  }
+}
