@@ -49,7 +49,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     logging: false,
     landingPage: false,
     graphiql: { title: 'Mobile-money payments gateway', subscriptionsProtocol: 'WS' },
-    context: ({ request }) => createContext(services, requestIdFrom(request.headers.get('x-request-id'))),
+    // Over HTTP yoga passes the Fetch `request`; over WebSocket (getEnveloped below) the Node upgrade `req`.
+    context: (initial: { request?: Request; req?: IncomingMessage }) =>
+      createContext(
+        services,
+        requestIdFrom(initial.request ? initial.request.headers.get('x-request-id') : (initial.req?.headers['x-request-id'] as string | undefined)),
+      ),
     plugins: [useClientSafeErrors(services.log)],
   });
 
@@ -106,9 +111,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           operationName: params.operationName,
           document: parse(params.query),
           variableValues: params.variables,
-          contextValue: await contextFactory({
-            ...createContext(services, requestIdFrom(ctx.extra.request.headers['x-request-id'] as string | undefined)),
-          }),
+          contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
         };
         const errors = validate(args.schema, args.document);

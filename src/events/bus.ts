@@ -9,6 +9,7 @@
 // Without Redis the event target is in-process. With Redis it is
 // @graphql-yoga/redis-event-target over two ioredis connections (a connection
 // in subscriber mode cannot publish), so every replica sees every event once.
+import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
@@ -68,7 +69,10 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   const log = options.log ?? silentLogger;
   const ttlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
   if (!options.redisUrl) {
-    const pubsub = createPubSub<BusTopics>();
+    // Every subscriber is one listener on one topic; thousands on one topic are normal here.
+    const eventTarget = new EventTarget();
+    setMaxListeners(0, eventTarget);
+    const pubsub = createPubSub<BusTopics>({ eventTarget: eventTarget as never });
     return assembleBus({
       mode: 'memory',
       pubsub,
