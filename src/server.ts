@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+// GraphiQL with its assets inlined: the page works offline (the default one loads them from a CDN).
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -31,6 +33,17 @@ export interface GatewayServer {
 }
 
 export const GRAPHQL_PATH = '/graphql';
+
+const GRAPHIQL_DEFAULT_QUERY = `# Mobile-money payments gateway. Sandbox test numbers: OPA_BF 76000000, OPB_BF 70000000; OTP 123456.
+# Try: createCharge, then submitChargeOtp; subscribe to chargeUpdated in another tab.
+query Balance {
+  balance {
+    currency
+    collection { available pending }
+    wallets { wallet available pending }
+  }
+}
+`;
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 function requestIdFrom(header: string | null | undefined): string {
@@ -48,7 +61,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     maskedErrors: false,
     logging: false,
     landingPage: false,
-    graphiql: { title: 'Mobile-money payments gateway', subscriptionsProtocol: 'WS' },
+    renderGraphiQL,
+    graphiql: { title: 'Mobile-money payments gateway', subscriptionsProtocol: 'WS', defaultQuery: GRAPHIQL_DEFAULT_QUERY },
     // Over HTTP yoga passes the Fetch `request`; over WebSocket (getEnveloped below) the Node upgrade `req`.
     context: (initial: { request?: Request; req?: IncomingMessage }) =>
       createContext(

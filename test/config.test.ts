@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, loadSandboxConfig } from '../src/config.js';
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('defaults to sandbox mode on 127.0.0.1:4000 with nothing set', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ mode: 'sandbox', port: 4000, host: '127.0.0.1', sandboxPort: 4010, redisUrl: null, logLevel: 'info' });
+    expect(c.upstream).toMatchObject({ baseUrl: null, apiKey: null, timeoutMs: 15_000, pageParam: 'page', pageSizeParam: 'page_size' });
+    expect(c.webhook).toEqual({ secret: null, scheme: 'auto', path: '/webhooks/payment' });
+  });
+
+  it('uses the real service when both its URL and key are set', () => {
+    const c = loadConfig({ PAYMENT_BASE_URL: 'https://pay.example/', PAYMENT_API_KEY: 'sk_live_abc', PAYMENT_TIMEOUT_MS: '5000' });
+    expect(c.mode).toBe('live');
+    expect(c.upstream).toMatchObject({ baseUrl: 'https://pay.example/', apiKey: 'sk_live_abc', timeoutMs: 5000 });
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: '', REDIS_URL: '  ' })).toMatchObject({ port: 4000, redisUrl: null });
+  });
+
+  it('names the variable in a one-line message', () => {
+    const e = errorOf(() => loadConfig({ PORT: 'eighty' }));
+    expect(e.message).toMatch(/^PORT is invalid/);
+    expect(e.message).not.toContain('\n');
+    expect(errorOf(() => loadConfig({ WEBHOOK_SIGNATURE_SCHEME: 'md5' })).message).toMatch(/^WEBHOOK_SIGNATURE_SCHEME is invalid/);
+    expect(errorOf(() => loadConfig({ PAYMENT_BASE_URL: 'ftp://x' , PAYMENT_API_KEY: 'sk_test_1'})).message).toMatch(/^PAYMENT_BASE_URL is invalid/);
+    expect(errorOf(() => loadConfig({ PAYMENT_BASE_URL: 'https://pay.example' })).message).toMatch(/^PAYMENT_API_KEY is required/);
+    expect(errorOf(() => loadConfig({ PAYMENT_API_KEY: 'sk_test_1' })).message).toMatch(/^PAYMENT_BASE_URL is required/);
+  });
+
+  it('never shows a secret value in its messages', () => {
+    const secret = 'pk_oops_this_is_secret_123';
+    const e = errorOf(() => loadConfig({ PAYMENT_BASE_URL: 'https://pay.example', PAYMENT_API_KEY: secret }));
+    expect(e.message).toMatch(/^PAYMENT_API_KEY is invalid/);
+    expect(e.message).not.toContain(secret);
+    const r = errorOf(() => loadConfig({ REDIS_URL: 'http://user:hunter2@redis' }));
+    expect(r.message).toMatch(/^REDIS_URL is invalid/);
+    expect(r.message).not.toContain('hunter2');
+  });
+});
+
+describe('loadSandboxConfig', () => {
+  it('needs a secret to sign webhooks', () => {
+    expect(loadSandboxConfig({}).webhook).toBeNull();
+    expect(errorOf(() => loadSandboxConfig({ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook' })).message).toMatch(/^WEBHOOK_SECRET is required/);
+    expect(loadSandboxConfig({ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook', WEBHOOK_SECRET: 's' }).webhook).toEqual({
+      url: 'http://127.0.0.1:9/hook',
+      secret: 's',
+      scheme: 'hmac-sha256-hex',
+    });
+  });
+});

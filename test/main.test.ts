@@ -1,0 +1,102 @@
+// `npm start` on its own, as a person runs it: it builds, starts the gateway
+// with the embedded sandbox, serves GraphiQL, and the sandbox's webhooks reach
+// the gateway, so a chargeUpdated subscription fires when the OTP is submitted.
+// We run the two steps of `npm start` (prestart: build; start: node
+// dist/src/main.js) ourselves so the signal reaches our process, not npm's.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { print } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { postGraphQL } from './helpers/gateway.js';
+import { graphql } from './gql/index.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+let child: ChildProcess;
+let output = '';
+let graphqlUrl = '';
+
+beforeAll(async () => {
+  const scripts = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')).scripts as Record<string, string>;
+  expect(scripts.start).toBe('node dist/src/main.js');
+  execFileSync('npm', ['run', '-s', 'prestart'], { cwd: repoRoot, stdio: 'ignore' });
+  child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', SUBSCRIPTION_POLL_MS: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /GraphQL gateway ready: (\S+)/.exec(output);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => void (output += c.toString()));
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+  graphqlUrl = await ready;
+}, 120_000);
+
+afterAll(async () => {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+});
+
+const CreateCharge = graphql(`
+  mutation StartCharge($input: CreateChargeInput!) {
+    createCharge(input: $input) { __typename ... on CreateChargePayload { reference status nextAction } }
+  }
+`);
+const SubmitOtp = graphql(`
+  mutation ConfirmCharge($input: SubmitChargeOtpInput!) {
+    submitChargeOtp(input: $input) { __typename ... on SubmitChargeOtpPayload { charge { status } } }
+  }
+`);
+const ChargeUpdated = graphql(`
+  subscription FollowCharge($reference: String!) { chargeUpdated(reference: $reference) { reference status amount } }
+`);
+
+it('serves GraphiQL', async () => {
+  const res = await fetch(graphqlUrl, { headers: { accept: 'text/html' } });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain('<title>Mobile-money payments gateway</title>');
+});
+
+it('delivers the sandbox webhook to a live subscription when the OTP is submitted', async () => {
+  const created = await postGraphQL(graphqlUrl, CreateCharge, { input: { amount: 1500, phone: '70000000', provider: 'OPB_BF' } });
+  const charge = created.data!.createCharge;
+  if (charge.__typename !== 'CreateChargePayload') throw new Error(charge.__typename);
+  expect(charge).toMatchObject({ status: 'SEND_OTP', nextAction: 'ENTER_OTP' });
+
+  const client = createClient({ url: graphqlUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+  try {
+    const updates: Array<{ status: string }> = [];
+    const done = new Promise<void>((resolve, reject) => {
+      client.subscribe(
+        { query: print(ChargeUpdated), variables: { reference: charge.reference } },
+        { next: (r) => void updates.push((r.data as { chargeUpdated: { status: string } }).chargeUpdated), error: reject, complete: resolve },
+      );
+    });
+    // Let the subscription reach the server before causing the change.
+    await new Promise((r) => setTimeout(r, 200));
+    const submitted = await postGraphQL(graphqlUrl, SubmitOtp, { input: { chargeReference: charge.reference, otp: '123456' } });
+    expect(submitted.data!.submitChargeOtp).toMatchObject({ charge: { status: 'SUCCESS' } });
+    await done;
+    expect(updates).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);
+  } finally {
+    await client.dispose();
+  }
+});
+
+it('stops cleanly on SIGTERM without ever printing a key or secret', async () => {
+  child.kill('SIGTERM');
+  const code = await new Promise((r) => child.once('exit', r));
+  expect(code).toBe(0);
+  expect(output).not.toMatch(/sk_test_[A-Za-z0-9]/);
+  expect(output).toMatch(/Test numbers: .*OTP 123456/);
+});
