@@ -57,8 +57,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    // Our plugin masks with the request id; yoga's own masking would run first and hide the codes.
-    maskedErrors: false,
+    // useClientSafeErrors (a user plugin, so it runs first) turns upstream failures into coded
+    // errors and masks the unexpected with a request id; yoga's masking stays on behind it as a
+    // net for anything raised outside execution. isDev is pinned off: NODE_ENV=development must
+    // never put stack traces in responses.
+    maskedErrors: { isDev: false },
     logging: false,
     landingPage: false,
     renderGraphiQL,

@@ -5,7 +5,7 @@ import { builder } from './builder.js';
 import { CheckoutStatusEnum, ProviderEnum } from './enums.js';
 import { IdempotencyConflictError, RateLimitedError, UpstreamFailureError, ValidationError } from './errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
-import { connectionFromArray, listScope } from './pagination.js';
+import { connectionFromList, listScope } from './pagination.js';
 import { ChargeRef, CheckoutRef } from './refs.js';
 import { Checks } from './validation.js';
 import { loadNodes } from './nodes.js';
@@ -47,7 +47,7 @@ builder.queryFields((t) => ({
   checkouts: t.connection({
     type: CheckoutRef,
     description: 'All checkouts, newest first.',
-    resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('checkouts'), await ctx.upstream.listCheckouts()),
+    resolve: (_root, args, ctx) => connectionFromList(args, listScope('checkouts'), () => ctx.upstream.listCheckouts()),
   },
     { name: 'CheckoutConnection', description: 'A page of checkouts.' },
     { name: 'CheckoutEdge', description: 'One checkout and its cursor.' },

@@ -111,8 +111,13 @@ export function buildConnection<T>(scope: string, start: number, items: T[], tot
   };
 }
 
-/** For lists the service returns whole (checkouts, transfers, settlements). */
-export function connectionFromArray<T>(args: ConnectionArgs, scope: string, all: T[]): Connection<T> {
-  const { start, end } = resolveWindow(parseConnectionArgs(args, scope), all.length);
+/**
+ * For lists the service returns whole (checkouts, transfers, settlements).
+ * Arguments and cursors are checked before the list is fetched.
+ */
+export async function connectionFromList<T>(args: ConnectionArgs, scope: string, fetchAll: () => Promise<T[]>): Promise<Connection<T>> {
+  const request = parseConnectionArgs(args, scope);
+  const all = await fetchAll();
+  const { start, end } = resolveWindow(request, all.length);
   return buildConnection(scope, start, all.slice(start, end), all.length);
 }

@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
 import { loadNodes } from './nodes.js';
-import { connectionFromArray, listScope } from './pagination.js';
+import { connectionFromList, listScope } from './pagination.js';
 import { SettlementRef } from './refs.js';
 import { Checks } from './validation.js';
 
@@ -65,7 +65,7 @@ builder.queryFields((t) => ({
   settlements: t.connection({
     type: SettlementRef,
     description: 'All settlements, newest first.',
-    resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('settlements'), await ctx.upstream.listSettlements()),
+    resolve: (_root, args, ctx) => connectionFromList(args, listScope('settlements'), () => ctx.upstream.listSettlements()),
   },
     { name: 'SettlementConnection', description: 'A page of settlements.' },
     { name: 'SettlementEdge', description: 'One settlement and its cursor.' },

@@ -22,7 +22,7 @@ import {
 } from './errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
 import { loadNodes } from './nodes.js';
-import { connectionFromArray, listScope } from './pagination.js';
+import { connectionFromList, listScope } from './pagination.js';
 import { TransferRef } from './refs.js';
 import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
 
@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
   transfers: t.connection({
     type: TransferRef,
     description: 'All transfers, newest first.',
-    resolve: async (_root, args, ctx) => connectionFromArray(args, listScope('transfers'), await ctx.upstream.listTransfers()),
+    resolve: (_root, args, ctx) => connectionFromList(args, listScope('transfers'), () => ctx.upstream.listTransfers()),
   },
     { name: 'TransferConnection', description: 'A page of transfers.' },
     { name: 'TransferEdge', description: 'One transfer and its cursor.' },
