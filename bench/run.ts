@@ -96,12 +96,18 @@ async function main() {
   });
   console.log(JSON.stringify({ 'gateway overhead p50 ms': +(viaGateway['p50 ms'] - direct['p50 ms']).toFixed(2) }));
 
-  // 2. Relation batching over 50 checkouts whose charges exist.
+  // 2. Relation batching over 50 checkouts whose charges exist: each is paid
+  // on the sandbox's payment page (its form endpoint), which attaches a charge.
   for (let i = 0; i < 50; i++) {
-    const init = await gql(gateway.graphqlUrl, 'mutation($i: InitializeCheckoutInput!) { initializeCheckout(input: $i) { ... on InitializeCheckoutPayload { reference } } }', {
+    const init = await gql(gateway.graphqlUrl, 'mutation($i: InitializeCheckoutInput!) { initializeCheckout(input: $i) { ... on InitializeCheckoutPayload { authorizationUrl } } }', {
       i: { amount: 500 + i, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' },
     });
-    void init;
+    const page = await request(`${init.initializeCheckout.authorizationUrl}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ provider: 'opb_bf', phone: '70000000' }).toString(),
+    });
+    await page.body.text();
   }
   sandbox.faults.add({ method: 'GET', path: /^\/v1\/payment\/charges\/[^/]+\/?$/, kind: 'delay', ms: 20, times: 'unlimited' });
   sandbox.requests.clear();
@@ -109,7 +115,7 @@ async function main() {
   await measure('gateway checkouts(first: 50) { charge } (charge GETs delayed 20 ms)', relationOps, 1, async () => {
     await gql(gateway.graphqlUrl, '{ checkouts(first: 50) { edges { node { reference charge { status } } } } }');
   });
-  console.log(JSON.stringify({ 'upstream calls per operation': sandbox.requests.count() / relationOps }));
+  console.log(JSON.stringify({ 'upstream calls per operation': sandbox.requests.count() / relationOps, 'of which charge GETs': sandbox.requests.count({ method: 'GET', path: /^\/v1\/payment\/charges\// }) / relationOps }));
   sandbox.faults.clear();
 
   // 3. Webhook ingest with 100 live subscribers.
