@@ -44,6 +44,8 @@ const envSchema = z.object({
   SUBSCRIPTION_POLL_MAX_MS: positiveInt.default(30_000),
   /** Most subscriptions one WebSocket connection may hold. */
   WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
+  /** Largest WebSocket message accepted, in bytes. */
+  WS_MAX_FRAME_BYTES: positiveInt.default(64 * 1024),
 });
 
 export interface UpstreamConfig {
@@ -65,7 +67,7 @@ export interface Config {
   redisUrl: string | null;
   sandboxPort: number;
   logLevel: LogLevel;
-  subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number };
+  subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number; maxFrameBytes: number };
 }
 
 /** Names of the variables whose values must never be shown. */
@@ -100,7 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
-    subscriptions: { pollInitialMs: e.SUBSCRIPTION_POLL_MS, pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS, maxPerConnection: e.WS_MAX_SUBSCRIPTIONS },
+    subscriptions: { pollInitialMs: e.SUBSCRIPTION_POLL_MS, pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS, maxPerConnection: e.WS_MAX_SUBSCRIPTIONS, maxFrameBytes: e.WS_MAX_FRAME_BYTES },
   };
 }
 

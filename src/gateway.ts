@@ -36,9 +36,12 @@ export interface StartGatewayOptions {
 
 export async function startGateway(config: Config, log: Logger, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const cleanup: Array<() => Promise<unknown>> = [];
-  const closeAll = async () => {
-    for (const step of cleanup.reverse()) await step().catch((err: unknown) => log.warn('shutdown step failed', { error: err }));
-  };
+  // Idempotent: a second close() (signal during shutdown, test teardown) waits for the first.
+  let closing: Promise<void> | null = null;
+  const closeAll = () =>
+    (closing ??= (async () => {
+      for (const step of [...cleanup].reverse()) await step().catch((err: unknown) => log.warn('shutdown step failed', { error: err }));
+    })());
 
   try {
     let sandbox: Sandbox | null = null;
@@ -98,6 +101,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const server = createGatewayServer({
       services: { upstream, idempotency, live, log, pageSize: config.upstream.pageSize },
       maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
+      maxFrameBytes: config.subscriptions.maxFrameBytes,
       webhook,
       health: createHealthProbe(upstream, config.mode),
     });

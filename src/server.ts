@@ -98,8 +98,18 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   });
 
   const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: options.maxFrameBytes ?? 64 * 1024 });
-  const subscriptionsBySocket = new WeakMap<object, number>();
-  const release = (socket: object) => subscriptionsBySocket.set(socket, Math.max(0, (subscriptionsBySocket.get(socket) ?? 1) - 1));
+  // The ids of the operations each socket holds. A set of ids, not a counter: graphql-ws runs the
+  // subscribe messages of one socket concurrently (so a slot is taken before the first await, or a
+  // burst would pass the check together), and it calls onError for an operation refused here and
+  // onError then onComplete for one that fails while running: releasing by id frees a slot once,
+  // and only a slot that was taken.
+  const operationsBySocket = new WeakMap<object, Set<string>>();
+  const operationsOf = (socket: object) => {
+    let ids = operationsBySocket.get(socket);
+    if (!ids) operationsBySocket.set(socket, (ids = new Set()));
+    return ids;
+  };
+  const release = (socket: object, id: string) => operationsBySocket.get(socket)?.delete(id);
 
   const wsDisposer = useServer<Record<string, unknown>, { requestId?: string }>(
     {
@@ -107,40 +117,48 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       onConnect: (ctx) => {
         const params = ctx.connectionParams;
         if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) return false;
-        subscriptionsBySocket.set(ctx.extra.socket, 0);
+        operationsBySocket.set(ctx.extra.socket, new Set());
         return true;
       },
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, params) => {
-        const open = subscriptionsBySocket.get(ctx.extra.socket) ?? 0;
-        if (open >= maxSubscriptions) {
+      onSubscribe: async (ctx, id, params) => {
+        const operations = operationsOf(ctx.extra.socket);
+        if (operations.size >= maxSubscriptions) {
           return [new GraphQLError(`At most ${maxSubscriptions} operations may run at once on one connection.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
         }
-        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params,
-        });
-        const args: ExecutionArgs = {
-          schema: envelopedSchema,
-          operationName: params.operationName,
-          document: parse(params.query),
-          variableValues: params.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        subscriptionsBySocket.set(ctx.extra.socket, open + 1);
-        return args;
+        operations.add(id);
+        try {
+          const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: ctx.extra.request,
+            socket: ctx.extra.socket,
+            params,
+          });
+          const args: ExecutionArgs = {
+            schema: envelopedSchema,
+            operationName: params.operationName,
+            document: parse(params.query),
+            variableValues: params.variables,
+            contextValue: await contextFactory(),
+            rootValue: { execute, subscribe },
+          };
+          const errors = validate(args.schema, args.document);
+          if (errors.length) operations.delete(id);
+          return errors.length ? errors : args;
+        } catch (err) {
+          operations.delete(id);
+          // A query that does not parse is this operation's error; thrown, graphql-ws would close the
+          // socket (4500) and end every other operation on it.
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
       },
-      onComplete: (ctx) => {
-        release(ctx.extra.socket);
+      onComplete: (ctx, id) => {
+        release(ctx.extra.socket, id);
       },
-      onError: (ctx) => {
-        release(ctx.extra.socket);
+      onError: (ctx, id) => {
+        release(ctx.extra.socket, id);
       },
     },
     wsServer,

@@ -9,22 +9,36 @@ export interface LiveResource {
   status: string;
 }
 
+interface InFlight {
+  promise: Promise<LiveResource>;
+  /** Epoch ms when the upstream call started. */
+  startedAt: number;
+}
+
 export function createResourceFetcher(upstream: UpstreamClient) {
-  const inFlight = new Map<string, Promise<LiveResource>>();
+  const inFlight = new Map<string, InFlight>();
   const fetchers: Record<ResourceType, (ref: string) => Promise<LiveResource>> = {
     checkout: (ref) => upstream.fetchCheckout(ref),
     charge: (ref) => upstream.fetchCharge(ref),
     transfer: (ref) => upstream.fetchTransfer(ref),
     settlement: (ref) => upstream.fetchSettlement(ref),
   };
-  return function fetchResource(type: ResourceType, reference: string): Promise<LiveResource> {
+  /**
+   * `notBefore` (epoch ms): join only a fetch that started at or after it. A
+   * webhook passes its receipt time: a fetch started before the webhook came
+   * may be answered with the state from before the change it announces.
+   */
+  return function fetchResource(type: ResourceType, reference: string, notBefore?: number): Promise<LiveResource> {
     const key = `${type}:${reference}`;
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = fetchers[type](reference).finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
-    }
-    return pending;
+    const current = inFlight.get(key);
+    if (current && (notBefore === undefined || current.startedAt >= notBefore)) return current.promise;
+    const entry: InFlight = { startedAt: Date.now(), promise: fetchers[type](reference) };
+    // An older fetch still running must not remove its successor.
+    entry.promise = entry.promise.finally(() => {
+      if (inFlight.get(key) === entry) inFlight.delete(key);
+    });
+    inFlight.set(key, entry);
+    return entry.promise;
   };
 }
 

@@ -12,6 +12,9 @@ import { createResourceFetcher, type LiveResource } from './fetch-resource.js';
 import { filterMap } from './iterators.js';
 import { createPollers, type PollingOptions } from './pollers.js';
 import { isForwardChange, isTerminal } from './status-order.js';
+import { isNotFound } from '../schema/loaders.js';
+
+const EVENT_RESOURCE_TTL_MS = 10_000;
 
 export interface LiveUpdates {
   /** After a verified webhook was published: refresh its resource in the background (never in the request path). */
@@ -20,8 +23,16 @@ export interface LiveUpdates {
   watch(type: ResourceType, reference: string): AsyncIterableIterator<LiveResource>;
   /** Every verified webhook, optionally only some kinds. */
   paymentEvents(kinds: readonly string[] | null): AsyncIterableIterator<PaymentEventRecord>;
-  /** The current resource, coalescing concurrent fetches of the same one. */
-  fetchResource(type: ResourceType, reference: string): Promise<LiveResource>;
+  /**
+   * The current resource, coalescing concurrent fetches of the same one. With `notBefore`
+   * (epoch ms, e.g. a webhook's receipt) only a fetch started at or after it is joined.
+   */
+  fetchResource(type: ResourceType, reference: string, notBefore?: number): Promise<LiveResource>;
+  /**
+   * The resource a webhook is about, fetched after that webhook arrived, once per event in
+   * this process however many subscribers resolve it (null when it no longer exists).
+   */
+  resourceForEvent(event: PaymentEventRecord): Promise<LiveResource | null>;
   readonly activePollers: number;
   close(): void;
 }
@@ -35,6 +46,9 @@ export interface LiveUpdatesOptions {
 
 export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOptions): LiveUpdates {
   const fetchResource = createResourceFetcher(upstream);
+  // A fresh fetch (not joined to one already running, which may predate the event).
+  const upstreamFetch = (type: ResourceType, reference: string): Promise<LiveResource> => fetchResource(type, reference, Date.now());
+  const byEvent = new Map<string, Promise<LiveResource | null>>();
   const publish = (type: ResourceType, resource: LiveResource) =>
     bus.publishResourceChanged({ type, reference: resource.reference, status: resource.status, resource });
   const pollers = createPollers(fetchResource, publish, polling, log);
@@ -47,18 +61,37 @@ export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOp
     onWebhook(event) {
       if (!event.resourceType || !event.reference) return;
       const type = event.resourceType;
-      fetchResource(type, event.reference)
+      // Not an answer to a fetch that started before the webhook came: it may predate the change.
+      fetchResource(type, event.reference, Date.parse(event.receivedAt))
         .then((resource) => publish(type, resource))
         .catch((err: unknown) => log.warn('could not refresh resource after webhook', { type, reference: event.reference, error: err }));
     },
 
     watch(type, reference) {
-      let changes: AsyncIterator<{ status: string; resource: unknown }> | null = null;
+      type Change = { status: string; resource: unknown };
+      let changes: AsyncIterator<Change> | null = null;
+      // The bus's iterators are lazy (a Repeater adds its listener on the first next()): the first
+      // pull is made as soon as the iterator exists and kept for the first next() of the stream.
+      let firstPull: Promise<IteratorResult<Change>> | null = null;
+      // A resource already final when the client subscribes: its state is the one item, then the end.
+      let finalBaseline: Change | null = null;
       let release = () => {};
       let ended = false;
       let last: string | null = null;
-      const source: AsyncIterator<{ status: string; resource: unknown }> = {
-        next: () => changes!.next(),
+      const source: AsyncIterator<Change> = {
+        next: () => {
+          if (finalBaseline) {
+            const value = finalBaseline;
+            finalBaseline = null;
+            return Promise.resolve({ done: false, value });
+          }
+          if (firstPull) {
+            const pull = firstPull;
+            firstPull = null;
+            return pull;
+          }
+          return changes!.next();
+        },
         return: () => changes?.return?.() ?? Promise.resolve({ done: true, value: undefined }),
       };
       // Subscribe to the bus before reading the baseline, so no change falls between the two.
@@ -66,7 +99,14 @@ export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOp
         const canonical = await canonicalReference(type, reference);
         changes = bus.subscribeResourceChanged(type, canonical);
         if (ended) return void changes.return?.();
+        firstPull = changes.next();
+        firstPull.catch(() => {}); // consumed (or ended) by the stream; never an unhandled rejection
         const baseline = await fetchResource(type, canonical);
+        if (isTerminal(type, baseline.status)) {
+          // Nothing will follow a final status: no poller, and the client gets that status.
+          finalBaseline = { status: baseline.status, resource: baseline };
+          return;
+        }
         last = baseline.status;
         release = pollers.acquire(type, canonical, baseline.status);
         // The client may have left while we were fetching.
@@ -96,10 +136,25 @@ export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOp
     },
 
     fetchResource,
+    resourceForEvent(event) {
+      if (!event.resourceType || !event.reference) return Promise.resolve(null);
+      let pending = byEvent.get(event.id);
+      if (!pending) {
+        pending = upstreamFetch(event.resourceType, event.reference).catch((err: unknown) => {
+          if (isNotFound(err)) return null;
+          throw err;
+        });
+        byEvent.set(event.id, pending);
+        // Subscribers resolve an event within moments of each other; keep it that long only.
+        setTimeout(() => byEvent.delete(event.id), EVENT_RESOURCE_TTL_MS).unref();
+      }
+      return pending;
+    },
     get activePollers() {
       return pollers.active;
     },
     close() {
+      byEvent.clear();
       pollers.stopAll();
     },
   };

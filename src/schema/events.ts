@@ -2,21 +2,13 @@
 // webhook as it arrives, and each resource's state as it moves forward.
 import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.js';
 import type { PaymentEventRecord, ResourceType } from '../webhooks/event.js';
-import { isNotFound } from './loaders.js';
 import { builder } from './builder.js';
 import { ChargeRef, CheckoutRef, SettlementRef, TransferRef } from './refs.js';
 import type { GatewayContext } from './context.js';
 
 function concerning<T>(type: ResourceType) {
-  return async (event: PaymentEventRecord, _args: unknown, ctx: GatewayContext): Promise<T | null> => {
-    if (event.resourceType !== type || !event.reference) return null;
-    try {
-      return (await ctx.live.fetchResource(type, event.reference)) as T;
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
-  };
+  return async (event: PaymentEventRecord, _args: unknown, ctx: GatewayContext): Promise<T | null> =>
+    event.resourceType === type ? ((await ctx.live.resourceForEvent(event)) as T | null) : null;
 }
 
 const PaymentEventRef = builder.objectRef<PaymentEventRecord>('PaymentEvent').implement({

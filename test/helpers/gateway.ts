@@ -34,6 +34,8 @@ export interface StackOptions {
   sharedSandbox?: Sandbox;
   apiKey?: string;
   redisNamespace?: string;
+  /** WEBHOOK_SECRET of the gateway; several gateways playing replicas of one deployment share it. Default: random. */
+  webhookSecret?: string;
 }
 
 export function testKey(label = 'gw'): string {
@@ -43,7 +45,7 @@ export function testKey(label = 'gw'): string {
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const sandbox = options.sharedSandbox ?? (await startSandbox({ port: 0, ...options.sandbox }));
   const apiKey = options.apiKey ?? testKey();
-  const webhookSecret = randomBytes(16).toString('hex');
+  const webhookSecret = options.webhookSecret ?? randomBytes(16).toString('hex');
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

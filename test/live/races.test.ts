@@ -1,0 +1,129 @@
+// The edges of a live subscription: a resource already final when the client
+// subscribes, a change published while the subscription is still reading its
+// baseline, and a webhook arriving while an older fetch of the same resource
+// is still in flight (it must not be answered with that older fetch).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { createLiveUpdates } from '../../src/live/index.js';
+import { silentLogger } from '../../src/logger.js';
+import type { Charge, UpstreamClient } from '../../src/upstream/types.js';
+import type { PaymentEventRecord } from '../../src/webhooks/event.js';
+import { startStack, type TestStack } from '../helpers/gateway.js';
+import { ChargeUpdated, createOtpCharge, submitOtp } from './documents.js';
+import { delay, disposeAllClients, getsOf, probeBus, subscribe, waitFor, withTimeout, wsClient, type BusProbe } from './helpers.js';
+
+describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
+  let stack: TestStack;
+  let probe: BusProbe;
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0' } });
+    stack.sandbox.setWebhook({ url: stack.gateway.webhookUrl!, secret: stack.webhookSecret, scheme: 'hmac-sha256-hex' });
+    probe = probeBus(stack.gateway.bus);
+  });
+  afterEach(async () => {
+    stack.sandbox.faults.clear();
+    await disposeAllClients();
+  });
+  afterAll(async () => {
+    await disposeAllClients();
+    await stack?.close();
+  });
+
+  it('a resource already final when the client subscribes: its final state, then completion (not a stream that never ends)', async () => {
+    const reference = await createOtpCharge(stack);
+    await submitOtp(stack, reference);
+    await stack.sandbox.webhooks.idle();
+
+    const ws = wsClient(stack.gateway.graphqlUrl);
+    const sub = subscribe(ws, ChargeUpdated, { reference });
+    expect((await sub.next(2_000, 'the final state')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
+    expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });
+    await waitFor(() => probe.resourceOpen('charge', reference) === 0, 'the bus subscription to end');
+  });
+
+  it('a change published while the subscription is still reading its baseline is not lost', async () => {
+    const reference = await createOtpCharge(stack);
+    const path = `/v1/payment/charges/${reference}`;
+    // The baseline GET is held 150 ms on its way in (the charge is still SEND_OTP when it is answered).
+    stack.sandbox.faults.add({ method: 'GET', path, kind: 'delay', ms: 150, times: 1 });
+    const since = getsOf(stack.sandbox, 'charge', reference);
+    const ws = wsClient(stack.gateway.graphqlUrl);
+    const sub = subscribe(ws, ChargeUpdated, { reference });
+    await waitFor(() => getsOf(stack.sandbox, 'charge', reference) > since, 'the baseline GET to be on its way');
+
+    // Meanwhile another replica refreshed the charge after its webhook and published it.
+    const charge = await stack.gateway.upstream.fetchCharge(reference);
+    expect(charge.status).toBe('send_otp');
+    await stack.gateway.bus.publishResourceChanged({ type: 'charge', reference, status: 'success', resource: { ...charge, status: 'success' } });
+
+    expect((await sub.next(2_000, 'the change published during the baseline')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
+    expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });
+  });
+});
+
+describe('webhook-triggered refresh (live updates over a scripted upstream)', () => {
+  let bus: EventBus;
+  afterEach(async () => {
+    await bus?.close();
+  });
+
+  /** An upstream whose fetchCharge answers are released by the test, in order. */
+  function scriptedUpstream() {
+    const calls: Array<{ reference: string; answer: (status: string) => void }> = [];
+    const upstream = {
+      fetchCharge: (reference: string) =>
+        new Promise<Charge>((resolve) => {
+          calls.push({ reference, answer: (status) => resolve({ reference, status } as unknown as Charge) });
+        }),
+    } as unknown as UpstreamClient;
+    return { upstream, calls };
+  }
+
+  const webhook = (reference: string, receivedAt = new Date()): PaymentEventRecord => ({
+    id: `evt_${reference}_${receivedAt.getTime()}`,
+    kind: 'charge.success',
+    receivedAt: receivedAt.toISOString(),
+    reference,
+    resourceType: 'charge',
+    payload: { event: 'charge.success', data: { reference } },
+  });
+
+  it('does not reuse a fetch that started before the webhook arrived (its answer may predate the change)', async () => {
+    bus = await createEventBus();
+    const { upstream, calls } = scriptedUpstream();
+    const live = createLiveUpdates({ bus, upstream, log: silentLogger, polling: { initialMs: 0, maxMs: 1 } });
+    const changes = bus.subscribeResourceChanged('charge', 'ch_race');
+    const firstChange = changes.next();
+
+    // A fetch already in flight (a poller's, a subscriber's baseline, another event's resolver)...
+    const older = live.fetchResource('charge', 'ch_race');
+    expect(calls).toHaveLength(1);
+    await delay(5);
+    // ...then the webhook: its refresh must ask again rather than join the older fetch.
+    live.onWebhook(webhook('ch_race'));
+    expect(calls).toHaveLength(2);
+    calls[0]!.answer('send_otp'); // the older answer, from before the change
+    calls[1]!.answer('success');
+    await older;
+
+    const { value } = await withTimeout(firstChange, 1_000, 'the refresh to be published');
+    expect(value).toMatchObject({ reference: 'ch_race', status: 'success' });
+    await changes.return();
+    live.close();
+  });
+
+  it('still coalesces: asks made after the webhook arrived share the refresh', async () => {
+    bus = await createEventBus();
+    const { upstream, calls } = scriptedUpstream();
+    const live = createLiveUpdates({ bus, upstream, log: silentLogger, polling: { initialMs: 0, maxMs: 1 } });
+    const received = new Date(Date.now() - 1);
+    live.onWebhook(webhook('ch_burst', received));
+    live.onWebhook(webhook('ch_burst', received));
+    const joined = live.fetchResource('charge', 'ch_burst');
+    expect(calls).toHaveLength(1);
+    calls[0]!.answer('success');
+    expect(await joined).toMatchObject({ status: 'success' });
+    live.close();
+  });
+});

@@ -1,0 +1,284 @@
+// GraphQL subscriptions end to end: a real graphql-ws client over a real
+// WebSocket, the gateway over HTTP, and the sandbox (a real payment service)
+// whose clock the tests move. Each resource is followed twice:
+//   - "with webhooks": the sandbox posts signed webhooks to the gateway and
+//     polling is off (SUBSCRIPTION_POLL_MS=0), so only a webhook can deliver;
+//   - "polling only": no webhook target, pollers at 50 ms.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
+import { startStack, type TestStack } from '../helpers/gateway.js';
+import {
+  ChargeUpdated,
+  CheckoutUpdated,
+  PaymentEvents,
+  SettlementUpdated,
+  TransferUpdated,
+  createOtpCharge,
+  createPayOfflineCharge,
+  createSettlement,
+  createTransfer,
+  initializeCheckout,
+  submitOtp,
+} from './documents.js';
+import {
+  delay,
+  disposeAllClients,
+  getsOf,
+  postForm,
+  probeBus,
+  subscribe,
+  untilWatching,
+  waitFor,
+  withTimeout,
+  wsClient,
+  type BusProbe,
+  type TestClient,
+} from './helpers.js';
+
+const DELAYS = { payOfflineMs: 1_000, transferMs: 1_000, settlementInTransitMs: 1_000, settlementSuccessMs: 2_000 };
+
+interface Mode {
+  name: string;
+  webhooks: boolean;
+  env: Record<string, string>;
+}
+
+const MODES: Mode[] = [
+  { name: 'with webhooks', webhooks: true, env: { SUBSCRIPTION_POLL_MS: '0' } },
+  { name: 'polling only', webhooks: false, env: { SUBSCRIPTION_POLL_MS: '50', SUBSCRIPTION_POLL_MAX_MS: '200' } },
+];
+
+describe.each(MODES)('resource subscriptions, $name', (mode) => {
+  let stack: TestStack;
+  let clock: ManualClock;
+  let probe: BusProbe;
+  let ws: TestClient;
+
+  beforeAll(async () => {
+    clock = manualClock();
+    stack = await startStack({ sandbox: { clock, delays: DELAYS }, env: mode.env });
+    if (mode.webhooks) {
+      stack.sandbox.setWebhook({ url: stack.gateway.webhookUrl!, secret: stack.webhookSecret, scheme: 'hmac-sha256-hex' });
+    }
+    probe = probeBus(stack.gateway.bus);
+  });
+  afterAll(async () => {
+    await disposeAllClients();
+    await stack?.close();
+  });
+  afterEach(async () => {
+    await disposeAllClients();
+  });
+
+  const connect = async () => {
+    ws = wsClient(stack.gateway.graphqlUrl);
+    await ws.connected;
+    return ws;
+  };
+
+  /** What the mode promises about how the change arrived. */
+  const checkDelivery = (type: 'charge' | 'transfer' | 'settlement' | 'checkout', reference: string, getsBeforeChange: number) => {
+    const after = getsOf(stack.sandbox, type, reference) - getsBeforeChange;
+    if (mode.webhooks) {
+      // Polling is off: the one GET after the change is the refresh the webhook triggered.
+      expect(after).toBe(1);
+      expect(stack.gateway.live.activePollers).toBe(0);
+    } else {
+      expect(stack.sandbox.webhooks.all()).toEqual([]);
+      expect(after).toBeGreaterThanOrEqual(1);
+    }
+  };
+
+  it('chargeUpdated: SEND_OTP -> SUCCESS after the OTP is submitted through the gateway, then completes', async () => {
+    const client = await connect();
+    const reference = await createOtpCharge(stack);
+    const since = getsOf(stack.sandbox, 'charge', reference);
+    const sub = subscribe(client, ChargeUpdated, { reference });
+    await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
+
+    const before = getsOf(stack.sandbox, 'charge', reference);
+    await submitOtp(stack, reference);
+
+    const update = await sub.next(3_000, 'chargeUpdated SUCCESS');
+    expect(update.chargeUpdated).toEqual({ __typename: 'Charge', reference, status: 'SUCCESS', amount: 1500, provider: 'OPA_BF' });
+    expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
+    expect(sub.results).toHaveLength(1);
+    checkDelivery('charge', reference, before);
+
+    // A late "pending" (e.g. a slow replica's stale refresh) after success: nothing more is delivered.
+    const current = await stack.gateway.upstream.fetchCharge(reference);
+    await stack.gateway.bus.publishResourceChanged({ type: 'charge', reference, status: 'pending', resource: { ...current, status: 'pending' } });
+    await delay(50);
+    expect(sub.results).toHaveLength(1);
+    expect(probe.resourceOpen('charge', reference)).toBe(0);
+  });
+
+  it('chargeUpdated: PAY_OFFLINE -> SUCCESS when the customer confirms on the phone, then completes', async () => {
+    const client = await connect();
+    const reference = await createPayOfflineCharge(stack);
+    const since = getsOf(stack.sandbox, 'charge', reference);
+    const sub = subscribe(client, ChargeUpdated, { reference });
+    await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
+
+    const before = getsOf(stack.sandbox, 'charge', reference);
+    await clock.advance(DELAYS.payOfflineMs);
+
+    const update = await sub.next(3_000, 'chargeUpdated SUCCESS');
+    expect(update.chargeUpdated).toMatchObject({ reference, status: 'SUCCESS', provider: 'OPB_BF' });
+    expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
+    checkDelivery('charge', reference, before);
+  });
+
+  it('transferUpdated: PENDING -> SUCCESS when the transfer settles, and PENDING -> FAILED for a failing number', async () => {
+    const client = await connect();
+    const ok = await createTransfer(stack, '76000000');
+    const ko = await createTransfer(stack, '76000009');
+    const sinceOk = getsOf(stack.sandbox, 'transfer', ok);
+    const sinceKo = getsOf(stack.sandbox, 'transfer', ko);
+    const subOk = subscribe(client, TransferUpdated, { reference: ok });
+    const subKo = subscribe(client, TransferUpdated, { reference: ko });
+    await untilWatching(probe, stack.sandbox, 'transfer', ok, { since: sinceOk });
+    await untilWatching(probe, stack.sandbox, 'transfer', ko, { since: sinceKo });
+
+    const beforeOk = getsOf(stack.sandbox, 'transfer', ok);
+    await clock.advance(DELAYS.transferMs);
+
+    expect((await subOk.next(3_000, 'transfer SUCCESS')).transferUpdated).toEqual({
+      __typename: 'Transfer',
+      reference: ok,
+      status: 'SUCCESS',
+      amount: 1000,
+      recipientPhone: '76000000',
+    });
+    expect((await subKo.next(3_000, 'transfer FAILED')).transferUpdated).toMatchObject({ reference: ko, status: 'FAILED' });
+    expect(await withTimeout(subOk.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
+    expect(await withTimeout(subKo.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
+    checkDelivery('transfer', ok, beforeOk);
+  });
+
+  it('settlementUpdated: PROCESSING -> IN_TRANSIT -> SUCCESS, a stale step back in between is dropped, then completes', async () => {
+    const client = await connect();
+    const reference = await createSettlement(stack);
+    const since = getsOf(stack.sandbox, 'settlement', reference);
+    const sub = subscribe(client, SettlementUpdated, { reference });
+    await untilWatching(probe, stack.sandbox, 'settlement', reference, { since });
+
+    const beforeTransit = getsOf(stack.sandbox, 'settlement', reference);
+    await clock.advance(DELAYS.settlementInTransitMs);
+    expect((await sub.next(3_000, 'IN_TRANSIT')).settlementUpdated).toEqual({
+      __typename: 'Settlement',
+      reference,
+      status: 'IN_TRANSIT',
+      amount: 5000,
+    });
+    checkDelivery('settlement', reference, beforeTransit);
+    expect(sub.isEnded).toBe(false);
+
+    // Stale and repeated states published on the bus (as a lagging replica would) never reach the client.
+    const current = await stack.gateway.upstream.fetchSettlement(reference);
+    await stack.gateway.bus.publishResourceChanged({ type: 'settlement', reference, status: 'processing', resource: { ...current, status: 'processing' } });
+    await stack.gateway.bus.publishResourceChanged({ type: 'settlement', reference, status: 'in_transit', resource: current });
+    await delay(60);
+    expect(sub.pending).toBe(0);
+
+    const beforeSuccess = getsOf(stack.sandbox, 'settlement', reference);
+    await clock.advance(DELAYS.settlementSuccessMs);
+    expect((await sub.next(3_000, 'SUCCESS')).settlementUpdated).toMatchObject({ reference, status: 'SUCCESS' });
+    expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
+    expect(sub.results.map((r) => r.data?.settlementUpdated.status)).toEqual(['IN_TRANSIT', 'SUCCESS']);
+    checkDelivery('settlement', reference, beforeSuccess);
+  });
+
+  it('checkoutUpdated: PENDING -> SUCCESS when paid on the payment page, by UUID and by chk_ reference', async () => {
+    const client = await connect();
+    const { chk, uuid, page } = await initializeCheckout(stack);
+    expect(chk).toMatch(/^chk_/);
+    const since = getsOf(stack.sandbox, 'checkout', uuid);
+    const byUuid = subscribe(client, CheckoutUpdated, { reference: uuid });
+    const byChk = subscribe(client, CheckoutUpdated, { reference: chk });
+    // Both subscriptions listen on the UUID (the form events carry).
+    await untilWatching(probe, stack.sandbox, 'checkout', chk, { since, busKey: uuid, subscribers: 2 });
+    await waitFor(() => getsOf(stack.sandbox, 'checkout', uuid) >= since + 1, 'the baselines');
+
+    // The customer picks an operator, enters the number, then the OTP, as the page's forms post them.
+    const pay = await postForm(`${page}/pay`, { provider: 'opa_bf', phone: '76000000' });
+    expect(pay.status).toBe(303);
+    await delay(30);
+    expect(byUuid.pending + byChk.pending).toBe(0); // a charge was attached; the checkout is still pending
+    const before = getsOf(stack.sandbox, 'checkout', uuid);
+    const otp = await postForm(`${page}/otp`, { otp: '123456' });
+    expect(otp.status).toBe(303);
+    expect(otp.location).toContain(`reference=${uuid}`);
+
+    for (const sub of [byUuid, byChk]) {
+      const update = await sub.next(3_000, 'checkout SUCCESS');
+      expect(update.checkoutUpdated).toMatchObject({ __typename: 'Checkout', reference: uuid, status: 'SUCCESS', amount: 3000 });
+      expect(update.checkoutUpdated.chargeReference).toMatch(/^ch_/);
+      expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
+    }
+    checkDelivery('checkout', uuid, before);
+  });
+});
+
+describe('paymentEvents (webhooks)', () => {
+  let stack: TestStack;
+  let clock: ManualClock;
+  let probe: BusProbe;
+
+  beforeAll(async () => {
+    clock = manualClock();
+    stack = await startStack({ sandbox: { clock, delays: DELAYS }, env: { SUBSCRIPTION_POLL_MS: '0' } });
+    stack.sandbox.setWebhook({ url: stack.gateway.webhookUrl!, secret: stack.webhookSecret, scheme: 'hmac-sha256-hex' });
+    probe = probeBus(stack.gateway.bus);
+  });
+  afterAll(async () => {
+    await disposeAllClients();
+    await stack?.close();
+  });
+
+  it('delivers typed events with the resource resolved, and `kinds` filters them', async () => {
+    const ws = wsClient(stack.gateway.graphqlUrl);
+    await ws.connected;
+    const all = subscribe(ws, PaymentEvents, {});
+    const charges = subscribe(ws, PaymentEvents, { kinds: ['charge.success', 'charge.failed'] });
+    await waitFor(() => probe.paymentEventsAttached() >= 2, 'two paymentEvents subscriptions');
+
+    // First a transfer event (not in `kinds`), then a charge event: the order is fixed because
+    // advance() waits for the transfer's webhook to be answered before the charge is created.
+    const transfer = await createTransfer(stack);
+    await clock.advance(DELAYS.transferMs);
+    const charge = await createOtpCharge(stack);
+    await submitOtp(stack, charge);
+    await stack.sandbox.webhooks.idle();
+
+    const first = (await all.next(3_000, 'transfer.success')).paymentEvents;
+    expect(first).toMatchObject({
+      kind: 'transfer.success',
+      reference: transfer,
+      transfer: { reference: transfer, status: 'SUCCESS' },
+      charge: null,
+      checkout: null,
+      settlement: null,
+    });
+    const second = (await all.next(3_000, 'charge.success')).paymentEvents;
+    expect(second).toMatchObject({ kind: 'charge.success', reference: charge, charge: { reference: charge, status: 'SUCCESS' }, transfer: null });
+
+    const only = (await charges.next(3_000, 'charge.success (filtered)')).paymentEvents;
+    expect(only).toEqual(second);
+    expect(only.id).toEqual(expect.any(String));
+    expect(only.id.length).toBeGreaterThan(0);
+    expect(only.id).not.toBe(first.id);
+    expect(only.receivedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    expect(Math.abs(Date.parse(only.receivedAt) - Date.now())).toBeLessThan(60_000);
+    expect(only.payload).toMatchObject({ event: 'charge.success', data: { reference: charge, status: 'success' } });
+
+    await delay(50);
+    expect(charges.pending).toBe(0); // the transfer event never reached the filtered subscriber
+    expect(all.pending).toBe(0);
+    expect(charges.results).toHaveLength(1);
+    expect(all.isEnded || charges.isEnded).toBe(false);
+    all.unsubscribe();
+    charges.unsubscribe();
+    await waitFor(() => probe.paymentEventsOpen() === 0, 'the bus iterators to close');
+  });
+});
