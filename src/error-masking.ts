@@ -25,9 +25,16 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
       { ...where, extensions: { code: original.code, retryable: original.retryable, requestId } },
     );
   }
-  // Errors graphql-js raises itself (no original) and the GraphQLErrors our
-  // resolvers raise on purpose carry messages written for the client.
-  if (original === undefined || original instanceof GraphQLError) return error;
+  // Errors of the request itself (syntax, validation, variables: no path) and
+  // the GraphQLErrors our resolvers raise on purpose (always with a code) carry
+  // messages written for the client. A GraphQLError raised while executing a
+  // field without a code is not ours: a library's (Pothos's own errors extend
+  // GraphQLError) or graphql's about the schema ("Abstract type ... must
+  // resolve"), i.e. unexpected.
+  if (original === undefined || original instanceof GraphQLError) {
+    const code = error.extensions?.code ?? original?.extensions?.code;
+    if (error.path === undefined || typeof code === 'string') return error;
+  }
   log.error('unexpected error while resolving', { requestId, error: original ?? error });
   return new GraphQLError('Unexpected error.', { ...where, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
 }

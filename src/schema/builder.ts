@@ -3,7 +3,8 @@
 // error unions). No type is defined here: each domain module adds its own.
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from './context.js';
 import { NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
 
@@ -33,14 +34,19 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     },
     nodesQueryOptions: {
       description: 'Fetches several nodes by global ID, in order; null in place of each malformed, foreign or unknown ID.',
-      resolve: async (_root, { ids }, _ctx, _info, resolveNodes) => {
-        const known = ids.filter((id) => NODE_TYPES.has(id.typename));
-        const loaded = await resolveNodes(known);
-        let next = 0;
-        return ids.map((id) => (NODE_TYPES.has(id.typename) ? (loaded[next++] ?? null) : null));
-      },
+      // The plugin's own callback resolves all the ids it was given, foreign ones included.
+      resolve: (_root, { ids }, ctx, info) => resolveKnownNodes(ids, ctx, info),
     },
     nodeTypeOptions: { description: 'An object with a globally unique, opaque ID.' },
+    idFieldOptions: { description: 'Opaque global ID; pass it to `node(id:)` to fetch this object again.' },
+    cursorFieldOptions: { description: 'Opaque cursor of this edge, for `after` / `before` (valid only with the same list and filter).' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the whole list.' },
+    hasNextPageFieldOptions: { description: 'True when items exist after the last edge of this page.' },
+    hasPreviousPageFieldOptions: { description: 'True when items exist before the first edge of this page.' },
+    startCursorFieldOptions: { description: 'Cursor of the first edge, null for an empty page.' },
+    endCursorFieldOptions: { description: 'Cursor of the last edge, null for an empty page.' },
+    edgesFieldOptions: { description: 'The items of this page, with their cursors.' },
+    nodeFieldOptions: { description: 'The item.' },
     pageInfoTypeOptions: { description: 'Where a page sits in a connection.' },
     defaultConnectionTypeOptions: { description: 'A page of results with Relay cursors.' },
     defaultEdgeTypeOptions: { description: 'One result and its cursor.' },
@@ -49,6 +55,18 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     defaultTypes: [],
   },
 });
+
+/** Our node types resolved through the plugin; anything else is null in its place. */
+async function resolveKnownNodes(
+  ids: Array<{ typename: string; id: string }>,
+  ctx: GatewayContext,
+  info: GraphQLResolveInfo,
+): Promise<unknown[]> {
+  const known = ids.filter((id) => NODE_TYPES.has(id.typename));
+  const loaded = await resolveNodes(builder, ctx, info, known);
+  let next = 0;
+  return ids.map((id) => (NODE_TYPES.has(id.typename) ? (loaded[next++] ?? null) : null));
+}
 
 builder.queryType({ description: 'Read the payment account: payments, payouts, balances and settlements.' });
 builder.mutationType({ description: 'Take and send money. Every mutation returns its result or a typed error (see PaymentError).' });

@@ -65,7 +65,7 @@ async function readRange(
   const head = await page(firstPage, pageSize);
   const total = head.pagination.totalRecords;
   const stop = Math.min(end, total);
-  const effectiveSize = await observedPageSize(head, pageSize, (n) => page(n, pageSize));
+  const effectiveSize = await observedPageSize(head, firstPage, pageSize, (n) => page(n, pageSize));
 
   if (effectiveSize !== pageSize) {
     // The service used its own page size: address its pages in its units.
@@ -82,13 +82,23 @@ async function readRange(
 }
 
 /**
- * The page size the service really used. Its page count agrees with ours
- * when it honoured our size; otherwise page 1, when not the last, is full and
+ * The page size the service really used. When it honoured our size, its page
+ * count and the length of the page it answered (`pageNumber`) are the ones
+ * our size gives. The page count alone can agree by chance (35 records make
+ * 2 pages of 30 and 2 pages of 20); both together cannot, for a page that
+ * holds any of the records. Otherwise page 1, when not the last, is full and
  * its length is the size (when it is the last, everything fits on it).
  */
-async function observedPageSize(answer: ChargePage, requested: number, page: (n: number) => Promise<ChargePage>): Promise<number> {
+async function observedPageSize(
+  answer: ChargePage,
+  pageNumber: number,
+  requested: number,
+  page: (n: number) => Promise<ChargePage>,
+): Promise<number> {
   const { totalRecords, totalPages } = answer.pagination;
-  if (totalRecords === 0 || Math.ceil(totalRecords / requested) === totalPages) return requested;
+  if (totalRecords === 0) return requested;
+  const lengthWithOurSize = Math.max(0, Math.min(requested, totalRecords - (pageNumber - 1) * requested));
+  if (Math.ceil(totalRecords / requested) === totalPages && answer.items.length === lengthWithOurSize) return requested;
   const first = await page(1);
   return first.pagination.hasNext ? Math.max(1, first.items.length) : Math.max(1, totalRecords);
 }

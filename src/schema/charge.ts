@@ -4,12 +4,14 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { runIdempotent } from '../idempotency/run.js';
-import { CHARGE_FILTER_STATUSES, type ChargeListFilter, type ChargeStatus, type ConfirmationAttempt, type CreatedCharge, type Provider } from '../upstream/types.js';
+import { CHARGE_FILTER_STATUSES, type Charge, type ChargeListFilter, type ChargeStatus, type ConfirmationAttempt, type CreatedCharge, type Provider } from '../upstream/types.js';
+import type { GatewayContext } from './context.js';
 import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
 import {
   IdempotencyConflictError,
+  InsufficientFundsError,
   InvalidAccountError,
   NotFoundError,
   OtpExpiredError,
@@ -38,7 +40,7 @@ const ConfirmationAttemptRef = builder.objectRef<ConfirmationAttempt>('Confirmat
 
 builder.node(ChargeRef, {
   description: 'A mobile-money payment collected from a customer\'s phone.',
-  id: { resolve: (c) => c.reference },
+  id: { resolve: (c) => c.reference, description: 'Opaque global ID of this charge, for node(id) and nodes(ids).' },
   loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.charge, refs),
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The charge reference.' }),
@@ -129,8 +131,8 @@ builder.queryFields((t) => ({
       return buildConnection(scope, window.start, window.items, window.total);
     },
   },
-    { name: 'ChargeConnection', description: 'A page of charges.' },
-    { name: 'ChargeEdge', description: 'One charge and its cursor.' },
+    { name: 'ChargeConnection', description: 'A page of charges.', edgesField: { description: 'The charges of this page, in list order, each with its cursor.' } },
+    { name: 'ChargeEdge', description: 'One charge and its cursor.', nodeField: { description: 'The charge.' } },
   ),
 }));
 
@@ -269,14 +271,36 @@ const SubmitChargeOtpInput = builder.inputType('SubmitChargeOtpInput', {
   }),
 });
 
-const SubmitChargeOtpPayload = builder.objectRef<{ charge: import('../upstream/types.js').Charge }>('SubmitChargeOtpPayload').implement({
+/**
+ * The OTP-submit answer is the charge without phone, created_at and updated_at
+ * (spec: those are "in fetch and list responses"): fill them in from a fetch of
+ * the same charge rather than answer null for values the charge has. The submit
+ * answer stays authoritative for everything it does carry.
+ */
+async function withFetchedFields(charge: Charge, loader: GatewayContext['loaders']['charge']): Promise<Charge> {
+  if (charge.phone !== null && charge.createdAt !== null && charge.updatedAt !== null) return charge;
+  const full = await loader.load(charge.reference).catch(() => null);
+  if (!full) return charge;
+  return { ...charge, phone: charge.phone ?? full.phone, createdAt: charge.createdAt ?? full.createdAt, updatedAt: charge.updatedAt ?? full.updatedAt };
+}
+
+const SubmitChargeOtpPayload = builder.objectRef<{ charge: Charge }>('SubmitChargeOtpPayload').implement({
   description: 'The confirmed charge.',
   fields: (t) => ({
-    charge: t.field({ type: ChargeRef, resolve: (p) => p.charge, description: 'The charge after confirmation.' }),
+    charge: t.field({ type: ChargeRef, resolve: (p, _args, ctx) => withFetchedFields(p.charge, ctx.loaders.charge), description: 'The charge after confirmation.' }),
   }),
 });
 
-const SUBMIT_OTP_ERRORS = [ValidationError, OtpInvalidError, OtpExpiredError, NotFoundError, RateLimitedError, UpstreamFailureError] as const;
+// InsufficientFundsError here is the customer's: the operator declined the payment for lack of funds.
+const SUBMIT_OTP_ERRORS = [
+  ValidationError,
+  OtpInvalidError,
+  OtpExpiredError,
+  InsufficientFundsError,
+  NotFoundError,
+  RateLimitedError,
+  UpstreamFailureError,
+] as const;
 
 builder.mutationField('submitChargeOtp', (t) =>
   t.field({
@@ -295,7 +319,8 @@ builder.mutationField('submitChargeOtp', (t) =>
           checks.done();
           // Never retried automatically: the service counts attempts.
           const charge = await ctx.upstream.submitChargeOtp({ chargeReference: input.chargeReference.trim(), otp: input.otp.trim() });
-          ctx.loaders.charge.prime(charge.reference, charge);
+          // Whatever this operation read of the charge before is stale now; the submit form is incomplete (see withFetchedFields).
+          ctx.loaders.charge.clear(charge.reference);
           return { charge };
         },
         { resource: 'charge', reference: input.chargeReference },

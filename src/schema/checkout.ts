@@ -12,7 +12,7 @@ import { loadNodes } from './nodes.js';
 
 builder.node(CheckoutRef, {
   description: 'A hosted payment page for one amount; the customer pays there with mobile money.',
-  id: { resolve: (c) => c.reference },
+  id: { resolve: (c) => c.reference, description: 'Opaque global ID of this checkout, for node(id) and nodes(ids).' },
   loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.checkout, refs),
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The checkout\'s reference (UUID form). The `chk_…` form returned at initialization designates the same checkout.' }),
@@ -49,8 +49,8 @@ builder.queryFields((t) => ({
     description: 'All checkouts, newest first.',
     resolve: (_root, args, ctx) => connectionFromList(args, listScope('checkouts'), () => ctx.upstream.listCheckouts()),
   },
-    { name: 'CheckoutConnection', description: 'A page of checkouts.' },
-    { name: 'CheckoutEdge', description: 'One checkout and its cursor.' },
+    { name: 'CheckoutConnection', description: 'A page of checkouts.', edgesField: { description: 'The checkouts of this page, in list order, each with its cursor.' } },
+    { name: 'CheckoutEdge', description: 'One checkout and its cursor.', nodeField: { description: 'The checkout.' } },
   ),
 }));
 

@@ -189,13 +189,17 @@ export class UpstreamFailureError extends PaymentError {
     message: string,
     /** True when the payment service may have carried out the request although it did not answer. */
     readonly outcomeUnknown = false,
+    /** The French of a more specific error this one stands in for (see fallback). */
+    messageFr?: string,
   ) {
     super(message);
-    this.messageFr = outcomeUnknown
-      ? 'Le service de paiement n’a pas répondu à temps ; l’opération a pu aboutir. Vérifiez avant de réessayer.'
-      : code === 'UPSTREAM_UNAVAILABLE' || code === 'NETWORK_ERROR'
-        ? 'Le service de paiement est momentanément indisponible. Réessayez dans quelques instants.'
-        : 'Le service de paiement a rencontré une erreur. Réessayez plus tard ou contactez le support.';
+    this.messageFr =
+      messageFr ??
+      (outcomeUnknown
+        ? 'Le service de paiement n’a pas répondu à temps ; l’opération a pu aboutir. Vérifiez avant de réessayer.'
+        : code === 'UPSTREAM_UNAVAILABLE' || code === 'NETWORK_ERROR'
+          ? 'Le service de paiement est momentanément indisponible. Réessayez dans quelques instants.'
+          : 'Le service de paiement a rencontré une erreur. Réessayez plus tard ou contactez le support.');
   }
   override get retryable(): boolean {
     return !this.outcomeUnknown && isRetryableCode(this.code);
@@ -206,7 +210,8 @@ export type PaymentErrorClass = abstract new (...args: never[]) => PaymentError;
 
 /** The error a mutation returns in place of a class it does not list (kept typed, never a crash). */
 function fallback(error: PaymentError): UpstreamFailureError {
-  return new UpstreamFailureError(error.code, error.message);
+  // Same failure, same words: keep the French that goes with the English.
+  return new UpstreamFailureError(error.code, error.message, false, error.messageFr);
 }
 
 /**

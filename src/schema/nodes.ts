@@ -18,7 +18,15 @@ export function decodeGlobalId(globalId: string): { typename: string; id: string
   return NODE_TYPES.has(typename) && id.length > 0 ? { typename, id } : { typename: '', id: '' };
 }
 
-/** Relay's loadMany contract: one entry per id; errors reject, missing ones are null. */
-export function loadNodes<T>(loader: DataLoader<string, T | null>, refs: string[]): Array<Promise<T | null>> {
-  return refs.map((ref) => loader.load(ref));
+/**
+ * Relay's loadMany contract: one entry per id, in order; missing ones are null,
+ * a failed lookup is its Error (only that node fails). The entries are resolved
+ * before they are returned: Pothos brands each entry with its type as it gets
+ * it, and a brand put on a promise never reaches the node (node(id) would then
+ * fail to tell which type it is).
+ */
+export async function loadNodes<T>(loader: DataLoader<string, T | null>, refs: string[]): Promise<Array<T | null>> {
+  const settled = await Promise.allSettled(refs.map((ref) => loader.load(ref)));
+  // An Error entry is what graphql raises for that one node (typed as T for Pothos, which passes it through).
+  return settled.map((s) => (s.status === 'fulfilled' ? s.value : ((s.reason instanceof Error ? s.reason : new Error(String(s.reason))) as T)));
 }

@@ -38,7 +38,7 @@ const PayoutAccountRef = builder.objectRef<SettlementAccount>('PayoutAccount').i
 
 builder.node(SettlementRef, {
   description: 'A transfer of collected funds to your payout account.',
-  id: { resolve: (s) => s.reference },
+  id: { resolve: (s) => s.reference, description: 'Opaque global ID of this settlement, for node(id) and nodes(ids).' },
   loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.settlement, refs),
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The settlement reference (UUID).' }),
@@ -67,8 +67,8 @@ builder.queryFields((t) => ({
     description: 'All settlements, newest first.',
     resolve: (_root, args, ctx) => connectionFromList(args, listScope('settlements'), () => ctx.upstream.listSettlements()),
   },
-    { name: 'SettlementConnection', description: 'A page of settlements.' },
-    { name: 'SettlementEdge', description: 'One settlement and its cursor.' },
+    { name: 'SettlementConnection', description: 'A page of settlements.', edgesField: { description: 'The settlements of this page, in list order, each with its cursor.' } },
+    { name: 'SettlementEdge', description: 'One settlement and its cursor.', nodeField: { description: 'The settlement.' } },
   ),
 }));
 

@@ -1,5 +1,6 @@
 // Transfers: pay out from a wallet's Transfer Balance to a phone, one at a
 // time or up to 100 at once. They are queued (PENDING) and settle by themselves.
+import { wrapErrorIfMatches } from '@pothos/plugin-errors';
 import { runIdempotent } from '../idempotency/run.js';
 import { walletForPhone } from '../upstream/phone-rules.js';
 import type { BulkTransferFailure, CreateTransferInput, Transfer, Wallet } from '../upstream/types.js';
@@ -28,7 +29,7 @@ import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
 
 builder.node(TransferRef, {
   description: 'Money sent from one of your wallets to a phone.',
-  id: { resolve: (tr) => tr.reference },
+  id: { resolve: (tr) => tr.reference, description: 'Opaque global ID of this transfer, for node(id) and nodes(ids).' },
   loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.transfer, refs),
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The transfer reference.' }),
@@ -58,8 +59,8 @@ builder.queryFields((t) => ({
     description: 'All transfers, newest first.',
     resolve: (_root, args, ctx) => connectionFromList(args, listScope('transfers'), () => ctx.upstream.listTransfers()),
   },
-    { name: 'TransferConnection', description: 'A page of transfers.' },
-    { name: 'TransferEdge', description: 'One transfer and its cursor.' },
+    { name: 'TransferConnection', description: 'A page of transfers.', edgesField: { description: 'The transfers of this page, in list order, each with its cursor.' } },
+    { name: 'TransferEdge', description: 'One transfer and its cursor.', nodeField: { description: 'The transfer.' } },
   ),
 }));
 
@@ -152,12 +153,21 @@ const TransferItemRef = builder.objectRef<TransferItemInput>('TransferItem').imp
   }),
 });
 
+/** The classes itemError returns. */
+const ITEM_ERRORS = [InsufficientFundsError, InvalidAccountError, ValidationError] as const;
+
 const BulkTransferFailureRef = builder.objectRef<BulkFailure>('BulkTransferFailure').implement({
   description: 'One payout of a bulk transfer that was not queued.',
   fields: (t) => ({
     index: t.int({ nullable: true, resolve: (f) => f.index, description: 'Position of the item in `input.transfers` (0-based), when it could be matched.' }),
     item: t.field({ type: TransferItemRef, resolve: (f) => f.item, description: 'The item as submitted.' }),
-    error: t.field({ type: PaymentErrorInterface, resolve: (f) => itemError(f, f.index), description: 'Why it was not queued.' }),
+    error: t.field({
+      type: PaymentErrorInterface,
+      // A resolver may not hand an Error to graphql as a value (it would be raised as a field
+      // error): wrap it the way the errors plugin wraps a mutation's typed errors.
+      resolve: (f) => wrapErrorIfMatches(itemError(f, f.index), [...ITEM_ERRORS]) as PaymentError,
+      description: 'Why it was not queued.',
+    }),
   }),
 });
 

@@ -493,38 +493,40 @@ function readEcho(data: unknown): EchoedItem {
 }
 
 /**
- * Finds, for each echoed item, its position in the submitted list. With an ext_id the
- * match is by ext_id alone; without one by amount + recipient phone + wallet (first an
- * exact match, then treating a missing wallet on either side as a wildcard, since the
- * service may fill in the wallet it chose). Each submitted item is used at most once;
- * null when no submitted item fits.
+ * Finds, for each echoed item, its position in the submitted list. Fit, from
+ * strict to loose: ext_id, amount, phone and wallet all equal; then a wallet
+ * missing on one side (the service may fill in the wallet it chose); then the
+ * ext_id alone (an echo missing other fields). The service checks balances
+ * cumulatively, so among identical candidates the later one is the one that
+ * failed: echoes are taken from the last, each to the highest unused fitting
+ * index, which also keeps identical echoes in their relative order. The spec
+ * does not say failures are echoed in submission order, so none is assumed.
+ * Each submitted item is used once; null when none fits.
  */
 export function matchBulkFailures(echoes: EchoedItem[], submitted: CreateTransferInput[]): Array<number | null> {
   const used = new Set<number>();
   const result: Array<number | null> = echoes.map(() => null);
-  const find = (pred: (s: CreateTransferInput) => boolean): number | null => {
-    for (let i = 0; i < submitted.length; i++) {
-      if (!used.has(i) && pred(submitted[i]!)) {
-        used.add(i);
-        return i;
-      }
-    }
-    return null;
-  };
   const sameMoney = (e: EchoedItem, s: CreateTransferInput) =>
     e.amount !== null && e.amount === s.amount && e.recipientPhone !== null && e.recipientPhone === s.recipientPhone;
-  // Pass 1: ext_id matches and exact amount+phone+wallet matches.
-  echoes.forEach((e, k) => {
-    result[k] =
-      e.extId !== null
-        ? find((s) => (s.extId ?? null) === e.extId)
-        : find((s) => sameMoney(e, s) && (s.recipientWallet ?? null) === e.recipientWallet);
-  });
-  // Pass 2: a wallet missing on one side matches any wallet.
-  echoes.forEach((e, k) => {
-    if (result[k] !== null || e.extId !== null) return;
-    result[k] = find((s) => sameMoney(e, s) && ((s.recipientWallet ?? null) === null || e.recipientWallet === null));
-  });
+  const sameExt = (e: EchoedItem, s: CreateTransferInput) => e.extId === (s.extId ?? null);
+  const wallet = (s: CreateTransferInput) => s.recipientWallet ?? null;
+  const fits: Array<(e: EchoedItem, s: CreateTransferInput) => boolean> = [
+    (e, s) => sameMoney(e, s) && sameExt(e, s) && wallet(s) === e.recipientWallet,
+    (e, s) => sameMoney(e, s) && sameExt(e, s) && (wallet(s) === null || e.recipientWallet === null),
+    (e, s) => e.extId !== null && sameExt(e, s),
+  ];
+  for (const fit of fits) {
+    for (let k = echoes.length - 1; k >= 0; k--) {
+      if (result[k] !== null) continue;
+      for (let i = submitted.length - 1; i >= 0; i--) {
+        if (!used.has(i) && fit(echoes[k]!, submitted[i]!)) {
+          used.add(i);
+          result[k] = i;
+          break;
+        }
+      }
+    }
+  }
   return result;
 }
 

@@ -1,0 +1,164 @@
+// Batching of per-reference lookups within one operation: a checkout list
+// whose checkouts were paid on the sandbox's payment page costs one list call
+// plus one GET per distinct charge; the same reference asked twice costs one
+// GET; and the GETs run concurrently, at most LOADER_CONCURRENCY at a time
+// (measured by a transparent proxy between the gateway and the service).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_OTP } from '../../src/sandbox/index.js';
+import { LOADER_CONCURRENCY } from '../../src/schema/loaders.js';
+import { graphql } from '../gql/index.js';
+import { startStack, type TestStack } from '../helpers/gateway.js';
+import { as, countingProxy, postForm } from './support.js';
+
+const Init = graphql(`
+  mutation DataloaderTestInit($input: InitializeCheckoutInput!) {
+    initializeCheckout(input: $input) { __typename ... on InitializeCheckoutPayload { reference authorizationUrl } ... on PaymentError { message } }
+  }
+`);
+
+const CheckoutsWithCharges = graphql(`
+  query DataloaderTestCheckouts {
+    checkouts(first: 50) {
+      totalCount
+      edges { node { reference amount chargeReference provider charge { reference status amount } } }
+    }
+  }
+`);
+
+const SameChargeTwice = graphql(`
+  query DataloaderTestSameCharge($reference: String!) {
+    a: charge(reference: $reference) { reference status }
+    b: charge(reference: $reference) { amount provider }
+  }
+`);
+
+const ListAndLookup = graphql(`
+  query DataloaderTestListAndLookup($reference: String!) {
+    checkouts(first: 50) { edges { node { charge { reference status } } } }
+    charge(reference: $reference) { reference amount }
+  }
+`);
+
+const CHARGE_GET = /^\/v1\/payment\/charges\/ch_[0-9a-f]+$/;
+
+interface Paid {
+  amount: number;
+  paid: 'none' | 'waiting' | 'success';
+}
+
+/** Initializes `n` checkouts through the gateway; pays some on the sandbox's payment page, as a customer would. */
+async function makeCheckouts(stack: TestStack, plan: Array<Paid['paid']>): Promise<Paid[]> {
+  const out: Paid[] = [];
+  for (const [i, paid] of plan.entries()) {
+    const amount = 1000 + i;
+    const res = await stack.gql(Init, { input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko' } });
+    const init = as(res.data!.initializeCheckout, 'InitializeCheckoutPayload');
+    if (paid !== 'none') {
+      const pay = await postForm(`${init.authorizationUrl}/pay`, { provider: 'opc_bf', phone: '58000000' });
+      expect(pay.status).toBe(303);
+      if (paid === 'success') {
+        const otp = await postForm(`${init.authorizationUrl}/otp`, { otp: TEST_OTP });
+        expect(otp.status).toBe(303);
+        expect(otp.location).toMatch(/^https:\/\/shop\.example\/ok\?reference=/);
+      }
+    }
+    out.push({ amount, paid });
+  }
+  return out;
+}
+
+let stack: TestStack;
+let plan: Paid[];
+beforeAll(async () => {
+  stack = await startStack();
+  plan = await makeCheckouts(stack, ['success', 'waiting', 'none', 'success', 'success', 'waiting', 'none', 'success', 'waiting', 'success', 'success', 'waiting']);
+});
+afterAll(() => stack.close());
+
+describe('Checkout.charge', () => {
+  it('costs one list call plus one GET per distinct charge', async () => {
+    stack.sandbox.requests.clear();
+    const res = await stack.gql(CheckoutsWithCharges, {});
+    expect(res.errors).toBeUndefined();
+    const nodes = res.data!.checkouts.edges.map((e) => e.node);
+    expect(nodes).toHaveLength(plan.length);
+
+    // Newest first: the plan reversed.
+    const expected = [...plan].reverse();
+    nodes.forEach((n, i) => {
+      const p = expected[i]!;
+      expect(n.amount).toBe(p.amount);
+      if (p.paid === 'none') {
+        expect(n).toMatchObject({ chargeReference: null, charge: null, provider: null });
+      } else {
+        expect(n.provider).toBe('OPC_BF');
+        expect(n.charge).toMatchObject({ reference: n.chargeReference, amount: p.amount, status: p.paid === 'success' ? 'SUCCESS' : 'SEND_OTP' });
+      }
+    });
+
+    const distinct = new Set(nodes.map((n) => n.chargeReference).filter((r): r is string => r !== null));
+    expect(distinct.size).toBe(plan.filter((p) => p.paid !== 'none').length);
+    expect(stack.sandbox.requests.count({ method: 'GET', path: '/v1/payment/checkouts' })).toBe(1);
+    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(distinct.size);
+    for (const ref of distinct) expect(stack.sandbox.requests.count({ path: `/v1/payment/charges/${ref}` })).toBe(1);
+    expect(stack.sandbox.requests.count()).toBe(1 + distinct.size);
+  });
+
+  it('asks the service once for a reference requested twice in one operation', async () => {
+    const reference = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.find((e) => e.node.chargeReference)!.node.chargeReference!;
+    stack.sandbox.requests.clear();
+    const res = await stack.gql(SameChargeTwice, { reference });
+    expect(res.data!.a).toMatchObject({ reference });
+    expect(res.data!.b).toMatchObject({ provider: 'OPC_BF' });
+    expect(stack.sandbox.requests.count()).toBe(1);
+  });
+
+  it('shares lookups across fields: a charge in the list and asked for directly is fetched once', async () => {
+    const first = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.map((e) => e.node.chargeReference).filter((r): r is string => r !== null);
+    stack.sandbox.requests.clear();
+    const res = await stack.gql(ListAndLookup, { reference: first[0]! });
+    expect(res.errors).toBeUndefined();
+    expect(res.data!.charge!.reference).toBe(first[0]);
+    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(new Set(first).size);
+  });
+
+  it('does not share lookups across operations (no stale charge from an earlier request)', async () => {
+    const reference = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.find((e) => e.node.charge?.status === 'SEND_OTP')!.node.chargeReference!;
+    stack.sandbox.requests.clear();
+    await stack.gql(SameChargeTwice, { reference });
+    await stack.gql(SameChargeTwice, { reference });
+    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(2);
+  });
+});
+
+describe('concurrency of the charge lookups', () => {
+  it(`runs them in parallel, never more than ${LOADER_CONCURRENCY} at once`, async () => {
+    const DELAY = 150;
+    const N = 20;
+    const own = await startStack({ sharedSandbox: stack.sandbox });
+    const proxy = await countingProxy(stack.sandbox.url, CHARGE_GET);
+    const measured = await startStack({ sharedSandbox: stack.sandbox, apiKey: own.apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
+    try {
+      await makeCheckouts(own, Array.from({ length: N }, () => 'waiting' as const));
+      // Every charge lookup takes DELAY ms at the service.
+      stack.sandbox.faults.add({ method: 'GET', path: CHARGE_GET, kind: 'delay', ms: DELAY, times: 'unlimited' });
+      proxy.reset();
+      const started = performance.now();
+      const res = await measured.gql(CheckoutsWithCharges, {});
+      const elapsed = performance.now() - started;
+
+      expect(res.errors).toBeUndefined();
+      expect(res.data!.checkouts.edges.filter((e) => e.node.charge?.status === 'SEND_OTP')).toHaveLength(N);
+      // Parallel: far below N lookups one after the other...
+      expect(elapsed).toBeLessThan((N * DELAY) / 2);
+      // ...but bounded: exactly LOADER_CONCURRENCY at a time, so ceil(N / limit) rounds of DELAY.
+      expect(proxy.maxInFlight()).toBe(LOADER_CONCURRENCY);
+      expect(elapsed).toBeGreaterThanOrEqual(Math.ceil(N / LOADER_CONCURRENCY) * DELAY - 15);
+    } finally {
+      stack.sandbox.faults.clear();
+      await measured.close();
+      await own.close();
+      await proxy.close();
+    }
+  });
+});
