@@ -314,14 +314,20 @@ describe('typed errors', () => {
   });
 
   it('an error outside a mutation\'s own list keeps its meaning in both languages', async () => {
-    // submitChargeOtp does not list InsufficientFundsError: a declined payment comes back as an
-    // UpstreamError with the code. Its French must say the same thing as its English.
-    const created = as((await stack.gql(AnyCharge, { input: { amount: 1000, phone: '76000002', provider: 'OPA_BF' } })).data!.createCharge, 'CreateChargePayload');
-    const result = (await stack.gql(AnyOtp, { input: { chargeReference: created.reference, otp: TEST_OTP } })).data!.submitChargeOtp;
-    expect(result).toMatchObject({ __typename: 'UpstreamError', code: 'INSUFFICIENT_FUNDS', retryable: false });
+    // createTransfer does not list OtpStillValidError: if the service answered with that code,
+    // it comes back as an UpstreamError carrying the code, with the French that matches the English.
+    stack.sandbox.faults.add({
+      method: 'POST',
+      path: '/v1/payment/transfers/',
+      kind: 'envelope',
+      httpStatus: 400,
+      body: { status: false, message: 'OTP still valid', error_code: 'OTP_STILL_VALID' },
+    });
+    const result = (await stack.gql(Transfer, { input: item })).data!.createTransfer;
+    expect(result).toMatchObject({ __typename: 'UpstreamError', code: 'OTP_STILL_VALID', retryable: false });
     const e = result as { message: string; messageFr: string };
-    expect(e.message).toMatch(/insufficient/i);
-    expect(e.messageFr).toMatch(/insuffisant/i);
+    expect(e.message).toMatch(/still valid/i);
+    expect(e.messageFr).toMatch(/encore valide/i);
     expect(e.messageFr).not.toMatch(/réessayez plus tard/i);
   });
 });
