@@ -77,23 +77,8 @@ export function chargeView(c: ChargeRecord) {
 
 /** OTP-submit form: fees as a float; per the spec, no phone, created_at or updated_at. */
 export function chargeSubmitView(c: ChargeRecord) {
-  return {
-    reference: c.reference,
-    amount: c.amount,
-    fees: percentNumber(c.feeBps),
-    currency: c.currency,
-    transaction_date: isoOffset(c.createdAt),
-    ip_address: c.ipAddress,
-    status: c.status,
-    live_mode: false,
-    payment_method: c.paymentMethod,
-    provider: c.provider,
-    ext_id: c.extId,
-    operator_id: c.operatorId,
-    cancelled_at: null,
-    cancellation_reason: null,
-    confirmation_attempts: c.attempts.map(attemptView),
-  };
+  const { phone: _phone, created_at: _created, updated_at: _updated, ...rest } = chargeView(c);
+  return { ...rest, fees: percentNumber(c.feeBps) };
 }
 
 function attemptView(a: ConfirmationAttemptRecord) {
