@@ -113,6 +113,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
 
   const wsDisposer = useServer<Record<string, unknown>, { requestId?: string }>(
     {
+      // Otherwise (NODE_ENV not "production") graphql-ws puts internal error messages in close reasons.
+      isProd: true,
       // Connection parameters arrive here; authentication will read them. Reject anything but an object.
       onConnect: (ctx) => {
         const params = ctx.connectionParams;

@@ -67,7 +67,3 @@ async function resolveKnownNodes(
   let next = 0;
   return ids.map((id) => (NODE_TYPES.has(id.typename) ? (loaded[next++] ?? null) : null));
 }
-
-builder.queryType({ description: 'Read the payment account: payments, payouts, balances and settlements.' });
-builder.mutationType({ description: 'Take and send money. Every mutation returns its result or a typed error (see PaymentError).' });
-builder.subscriptionType({ description: 'Live payment events, from the payment service\'s webhooks.' });

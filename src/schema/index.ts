@@ -1,6 +1,7 @@
 // The gateway's schema: every domain module registers its types on the shared
 // builder; importing them here, in this order, builds the whole schema.
 import { builder } from './builder.js';
+import './root.js';
 import './scalars.js';
 import './enums.js';
 import './errors.js';
