@@ -12,6 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // expect.hasAssertions() before every test: a test that asserts nothing fails.
+    setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Servers bind real ports; files run in parallel forks, each picking free ports.

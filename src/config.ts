@@ -2,6 +2,8 @@
 // start; a bad value stops the process with one line that names the variable.
 // Secret values never appear in those lines, nor anywhere else.
 import { z } from 'zod';
+import { parseDurationSeconds } from './auth/duration.js';
+import { deriveClientTokenSecret, MIN_SECRET_BYTES } from './auth/keys.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -19,6 +21,14 @@ const httpUrl = z
   .string()
   .url()
   .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://');
+const hmacSecret = z
+  .string()
+  .refine((s) => Buffer.byteLength(s, 'utf8') >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes`);
+const durationSeconds = z.string().transform((text, ctx) => {
+  const seconds = parseDurationSeconds(text);
+  if (seconds === null) ctx.addIssue({ code: 'custom', message: 'must be seconds or a duration such as 90s, 15m, 1h, 1d' });
+  return seconds ?? z.NEVER;
+});
 
 const envSchema = z.object({
   PORT: port.default(4000),
@@ -46,6 +56,15 @@ const envSchema = z.object({
   WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
   /** Largest WebSocket message accepted, in bytes. */
   WS_MAX_FRAME_BYTES: positiveInt.default(64 * 1024),
+  /** HS256 key of staff tokens. */
+  AUTH_JWT_SECRET: hmacSecret.optional(),
+  /** RS256/ES256 keys of staff tokens, e.g. the merchant's identity provider. */
+  AUTH_JWKS_URL: httpUrl.optional(),
+  AUTH_ISSUER: z.string().min(1).optional(),
+  AUTH_AUDIENCE: z.string().min(1).optional(),
+  CLIENT_TOKEN_TTL: durationSeconds.default(3600),
+  /** HS256 key of client tokens; default: derived from AUTH_JWT_SECRET. */
+  CLIENT_TOKEN_SECRET: hmacSecret.optional(),
 });
 
 export interface UpstreamConfig {
@@ -55,6 +74,16 @@ export interface UpstreamConfig {
   pageParam: string;
   pageSizeParam: string;
   pageSize: number;
+}
+
+export interface AuthConfig {
+  jwtSecret: string | null;
+  jwksUrl: string | null;
+  issuer: string | null;
+  audience: string | null;
+  clientTokenTtlSeconds: number;
+  /** Null only in sandbox mode with no key configured (src/auth's withGeneratedSecrets fills it in). */
+  clientTokenSecret: string | null;
 }
 
 export interface Config {
@@ -68,10 +97,11 @@ export interface Config {
   sandboxPort: number;
   logLevel: LogLevel;
   subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number; maxFrameBytes: number };
+  auth: AuthConfig;
 }
 
 /** Names of the variables whose values must never be shown. */
-const SECRET_VARIABLES = new Set(['PAYMENT_API_KEY', 'WEBHOOK_SECRET', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['PAYMENT_API_KEY', 'WEBHOOK_SECRET', 'REDIS_URL', 'AUTH_JWT_SECRET', 'CLIENT_TOKEN_SECRET']);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const e = parseEnv(envSchema, env);
@@ -84,6 +114,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.PAYMENT_API_KEY && !/^sk_(test|live)_\S+$/.test(e.PAYMENT_API_KEY)) {
     throw new ConfigError('PAYMENT_API_KEY is invalid: expected a secret key starting with sk_test_ or sk_live_');
+  }
+  if (e.PAYMENT_BASE_URL && !e.AUTH_JWT_SECRET && !e.AUTH_JWKS_URL) {
+    throw new ConfigError('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when PAYMENT_BASE_URL is set (staff tokens must be verifiable)');
+  }
+  if (e.PAYMENT_BASE_URL && !e.AUTH_JWT_SECRET && !e.CLIENT_TOKEN_SECRET) {
+    throw new ConfigError('CLIENT_TOKEN_SECRET is required when PAYMENT_BASE_URL is set and AUTH_JWKS_URL is the only auth key');
   }
 
   return {
@@ -103,6 +139,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
     subscriptions: { pollInitialMs: e.SUBSCRIPTION_POLL_MS, pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS, maxPerConnection: e.WS_MAX_SUBSCRIPTIONS, maxFrameBytes: e.WS_MAX_FRAME_BYTES },
+    auth: {
+      jwtSecret: e.AUTH_JWT_SECRET ?? null,
+      jwksUrl: e.AUTH_JWKS_URL ?? null,
+      issuer: e.AUTH_ISSUER ?? null,
+      audience: e.AUTH_AUDIENCE ?? null,
+      clientTokenTtlSeconds: e.CLIENT_TOKEN_TTL,
+      clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? (e.AUTH_JWT_SECRET ? deriveClientTokenSecret(e.AUTH_JWT_SECRET) : null),
+    },
   };
 }
 

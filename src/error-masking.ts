@@ -6,12 +6,12 @@
 import { GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { Logger } from './logger.js';
-import { UpstreamError } from './upstream/errors.js';
+import { UpstreamCallError } from './upstream/errors.js';
 
 export function toClientError(error: GraphQLError, requestId: string, log: Logger): GraphQLError {
   const original = error.originalError;
   const where = { path: error.path, locations: error.locations };
-  if (original instanceof UpstreamError) {
+  if (original instanceof UpstreamCallError) {
     if (original.code === 'UNAUTHENTICATED' || original.code === 'FORBIDDEN') {
       log.error('payment service rejected the API key', { requestId, status: original.httpStatus });
       return new GraphQLError('The gateway could not authenticate with the payment service. The operator must check its API key.', {

@@ -1,16 +1,17 @@
 // Assembles a running gateway from a validated Config: the payment-service
-// client (or an in-process sandbox when none is configured), the event bus,
-// the idempotency store, the webhook receiver and the HTTP/WebSocket server.
-// Used by `npm start` and by the tests, so they exercise the same wiring.
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+// client, the event bus, the idempotency store, the webhook receiver and the
+// HTTP/WebSocket server. Used by `npm start` and by the tests, so they exercise
+// the same wiring. It knows nothing of the sandbox: in sandbox mode the entry
+// point starts one and hands its URL, key and webhook secret in through options.
+import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken } from './auth/index.js';
 import type { Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { createHealthProbe } from './health.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
-import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
+import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
+import { checkRedisForLiveMode, connectRedis } from './redis/index.js';
+import { memoryDeduplicator, redisDeduplicator } from './webhooks/dedupe.js';
 import type { Logger } from './logger.js';
-import { startSandbox, type Sandbox } from './sandbox/index.js';
 import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './server.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
@@ -20,19 +21,25 @@ export interface RunningGateway {
   url: string;
   graphqlUrl: string;
   webhookUrl: string | null;
-  /** The in-process sandbox, in sandbox mode. */
-  sandbox: Sandbox | null;
   upstream: UpstreamClient;
   bus: EventBus;
   live: LiveUpdates;
   server: GatewayServer;
+  /** Sandbox mode: a token with every scope, valid 12 hours, for GraphiQL and scripts. */
+  developmentToken: MintedToken | null;
   close(): Promise<void>;
 }
 
 export interface StartGatewayOptions {
   /** Namespace for Redis keys and channels (tests isolate runs with it). */
   redisNamespace?: string;
+  /** The payment service to use when the configuration names none (sandbox mode). */
+  upstream?: { baseUrl: string; apiKey: string };
+  /** Webhook secret to use when the configuration has none (sandbox mode generates one). */
+  webhookSecret?: string;
 }
+
+const DEVELOPMENT_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 
 export async function startGateway(config: Config, log: Logger, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const cleanup: Array<() => Promise<unknown>> = [];
@@ -44,34 +51,24 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     })());
 
   try {
-    let sandbox: Sandbox | null = null;
-    let baseUrl = config.upstream.baseUrl;
-    let apiKey = config.upstream.apiKey;
-    let webhookSecret = config.webhook.secret;
+    const baseUrl = config.upstream.baseUrl ?? options.upstream?.baseUrl;
+    const apiKey = config.upstream.apiKey ?? options.upstream?.apiKey;
+    if (!baseUrl || !apiKey) throw new Error('no payment service: set PAYMENT_BASE_URL and PAYMENT_API_KEY');
+    const webhookSecret = config.webhook.secret ?? options.webhookSecret ?? null;
 
-    if (config.mode === 'sandbox') {
-      sandbox = await startSandbox({ port: config.sandboxPort, host: config.host, log: (line) => log.debug(line) });
-      cleanup.push(() => sandbox!.close());
-      baseUrl = sandbox.url;
-      // A fresh test account per start: the sandbox keeps one account per key.
-      apiKey = `sk_test_${randomBytes(12).toString('hex')}`;
-      webhookSecret ??= randomBytes(24).toString('base64url');
-    }
+    // First opened, last closed: results of requests still finishing are saved before it goes.
+    const redis = config.redisUrl ? await connectRedis({ url: config.redisUrl, namespace: options.redisNamespace, log }) : null;
+    if (redis) cleanup.push(() => redis.close());
+    // A Redis that evicts keys could drop an idempotency key and let a payment be made twice.
+    if (redis && config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);
 
-    const upstream = createUpstreamClient({ ...config.upstream, baseUrl: baseUrl!, apiKey: apiKey! });
+    const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey });
     cleanup.push(() => upstream.close());
 
-    const bus = await createEventBus({ redisUrl: config.redisUrl, namespace: options.redisNamespace, log });
+    const bus = await createEventBus({ redis, log });
     cleanup.push(() => bus.close());
-
-    let idempotency: IdempotencyStore;
-    if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-      cleanup.push(() => redis.quit());
-      idempotency = redisIdempotencyStore(redis, `${options.redisNamespace ?? 'momo-gateway'}:idem:`);
-    } else {
-      idempotency = memoryIdempotencyStore();
-    }
+    const idempotency = redis ? redisIdempotencyStore(redis) : memoryIdempotencyStore();
+    const dedupe = redis ? redisDeduplicator(redis) : memoryDeduplicator();
 
     const live = createLiveUpdates({
       bus,
@@ -88,7 +85,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
           handle: createWebhookHandler({
             secret: webhookSecret,
             scheme: config.webhook.scheme,
-            dedupe: bus.dedupe,
+            dedupe,
             publish: async (event) => {
               await bus.publishPaymentEvent(event);
               live.onWebhook(event);
@@ -98,8 +95,17 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
         }
       : null;
 
+    // Sandbox mode may leave the keys unset: they are generated, and a development token is minted for GraphiQL.
+    const { auth } = withGeneratedSecrets(config.auth);
+    const tokens = createTokenVerifier(auth);
+    const developmentToken =
+      config.mode === 'sandbox' && auth.jwtSecret
+        ? await mintStaffToken({ secret: auth.jwtSecret, scopes: SCOPES, subject: 'development', ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS, issuer: auth.issuer, audience: auth.audience })
+        : null;
+
     const server = createGatewayServer({
-      services: { upstream, idempotency, live, log, pageSize: config.upstream.pageSize },
+      services: { upstream, idempotency, live, log, tokens, pageSize: config.upstream.pageSize },
+      graphiqlToken: developmentToken?.token ?? null,
       maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
       maxFrameBytes: config.subscriptions.maxFrameBytes,
       webhook,
@@ -109,15 +115,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     cleanup.push(() => server.close());
 
     const webhookUrl = webhook ? `${url}${webhook.path}` : null;
-    if (sandbox && webhookUrl && webhookSecret) {
-      sandbox.setWebhook({
-        url: webhookUrl,
-        secret: webhookSecret,
-        scheme: config.webhook.scheme === 'sha256-base64' ? 'sha256-base64' : 'hmac-sha256-hex',
-      });
-    }
-
-    return { url, graphqlUrl: `${url}${GRAPHQL_PATH}`, webhookUrl, sandbox, upstream, bus, live, server, close: closeAll };
+    return { url, graphqlUrl: `${url}${GRAPHQL_PATH}`, webhookUrl, upstream, bus, live, server, developmentToken, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

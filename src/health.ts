@@ -2,7 +2,7 @@
 // its key? The probe is cached briefly so a busy load balancer cannot turn
 // health checks into a flood of upstream calls.
 import type { UpstreamClient } from './upstream/types.js';
-import { UpstreamError } from './upstream/errors.js';
+import { UpstreamCallError } from './upstream/errors.js';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';
@@ -23,13 +23,13 @@ export function createHealthProbe(upstream: UpstreamClient, mode: 'sandbox' | 'l
       await upstream.fetchBalance();
       return { status: 'ok', mode, upstream: { reachable: true, authenticated: true, latencyMs: Math.round(performance.now() - started), checkedAt } };
     } catch (err) {
-      const answered = err instanceof UpstreamError && err.code !== 'UPSTREAM_UNAVAILABLE';
+      const answered = err instanceof UpstreamCallError && err.code !== 'UPSTREAM_UNAVAILABLE';
       return {
         status: 'degraded',
         mode,
         upstream: {
           reachable: answered,
-          authenticated: answered ? !(err instanceof UpstreamError && err.code === 'UNAUTHENTICATED') : null,
+          authenticated: answered ? !(err instanceof UpstreamCallError && err.code === 'UNAUTHENTICATED') : null,
           latencyMs: answered ? Math.round(performance.now() - started) : null,
           checkedAt,
         },

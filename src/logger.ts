@@ -1,9 +1,13 @@
-// A tiny structured logger: one JSON object per line on stderr.
+// Structured logging on pino: one JSON object per line on stderr.
 //
-// Redaction is by field NAME, recursively: whatever a caller passes under a
-// name that looks like a credential is replaced before it is serialized, so a
-// careless `log.info('x', { headers })` cannot leak an API key or a secret.
+// Redaction is by field NAME, recursively, at any depth: pino's own `redact`
+// only knows fixed paths, so every merge object (in pino's `formatters.log`)
+// and every child binding is walked by `redact` below before it is serialized. A careless `log.info('x', { headers })` therefore cannot
+// leak an API key or a secret. Secret-key-shaped strings (`sk_test_…`,
+// `sk_live_…`) are also masked in values and messages, whatever their field.
+// Errors become `{ name, message, code? }`: never a stack trace.
 
+import pino from 'pino';
 import type { LogLevel } from './config.js';
 
 export type { LogLevel };
@@ -14,6 +18,8 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** A logger that adds `fields` (redacted like any others) to each of its lines. */
+  child(fields: LogFields): Logger;
 }
 
 export interface LoggerOptions {
@@ -22,54 +28,104 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
-const RANK = { debug: 10, info: 20, warn: 30, error: 40, silent: Infinity } as const;
-
 /** Field names whose values are never printed (x-api-key, webhookSecret, authorization, password, ...). */
 const SENSITIVE_NAME = /key|secret|authori[sz]ation|password|passwd|token|cookie|hash|signature/i;
+/** The service's secret keys, wherever they turn up (an error message, a URL, a sandbox line). */
+const SECRET_KEY_VALUE = /sk_(?:test|live)_[A-Za-z0-9_-]*/g;
 export const REDACTED = '[redacted]';
+/** Deeper than any legitimate log field; a limit keeps a pathological object from overflowing the stack. */
+const MAX_DEPTH = 32;
 
 export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logger {
-  const write = options.write ?? ((line: string) => void process.stderr.write(line + '\n'));
   const now = options.now ?? (() => new Date());
-  const threshold = RANK[level];
+  const write = options.write;
+  const destination: pino.DestinationStream =
+    level === 'silent'
+      ? { write: () => {} }
+      : write
+        ? { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) }
+        : // Synchronous, so the last lines before process.exit() are not lost.
+          pino.destination({ dest: 2, sync: true });
 
-  const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void => {
-    if (RANK[lvl] < threshold) return;
-    const entry = { time: now().toISOString(), level: lvl, msg, ...(fields ? (redact(fields) as LogFields) : {}) };
-    let line: string;
-    try {
-      line = JSON.stringify(entry);
-    } catch {
-      // BigInt or similar: keep the message, drop the fields rather than throw from a log call.
-      line = JSON.stringify({ time: entry.time, level: lvl, msg, fieldsError: 'unserializable' });
-    }
-    write(line);
-  };
+  const root = pino(
+    {
+      level,
+      base: null,
+      // pino's default `err` serializer would print the stack; `redact` already made errors plain.
+      serializers: { err: (value: unknown) => value },
+      timestamp: () => `,"time":"${now().toISOString()}"`,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => safeFields(object),
+      },
+    },
+    destination,
+  );
+  return wrap(root);
+}
 
+function wrap(p: pino.Logger): Logger {
+  const scrub = (msg: string) => msg.replace(SECRET_KEY_VALUE, REDACTED);
   return {
-    debug: (msg, fields) => emit('debug', msg, fields),
-    info: (msg, fields) => emit('info', msg, fields),
-    warn: (msg, fields) => emit('warn', msg, fields),
-    error: (msg, fields) => emit('error', msg, fields),
+    debug: (msg, fields) => p.debug(fields ?? {}, scrub(msg)),
+    info: (msg, fields) => p.info(fields ?? {}, scrub(msg)),
+    warn: (msg, fields) => p.warn(fields ?? {}, scrub(msg)),
+    error: (msg, fields) => p.error(fields ?? {}, scrub(msg)),
+    // pino runs `formatters.bindings` for the root only, so a child's fields are made safe here.
+    child: (fields) => wrap(p.child(safeFields(fields))),
   };
+}
+
+/** pino writes these itself: a field of the same name would make a line with duplicate keys. */
+const RESERVED = new Set(['level', 'time', 'msg']);
+
+function safeFields(fields: LogFields): LogFields {
+  const out = redact(fields) as LogFields;
+  for (const key of Object.keys(out)) {
+    if (!RESERVED.has(key)) continue;
+    out[`${key}_`] = out[key];
+    delete out[key];
+  }
+  return out;
 }
 
 /** A logger that drops everything. */
 export const silentLogger: Logger = createLogger('silent');
 
 /** Copies `value`, replacing sensitive-named fields, turning Errors into plain objects and cutting cycles. */
-export function redact(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
-  if (value instanceof Error) {
-    return { name: value.name, message: value.message, ...(value.stack ? { stack: value.stack } : {}) };
-  }
+export function redact(value: unknown, seen: WeakSet<object> = new WeakSet(), depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(SECRET_KEY_VALUE, REDACTED);
+  if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return '[circular]';
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  // `seen` holds the ancestors only: an object met twice side by side is not a cycle.
   seen.add(value);
-  if (Array.isArray(value)) return value.map((v) => redact(v, seen));
+  try {
+    return copy(value, seen, depth);
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function copy(value: object, seen: WeakSet<object>, depth: number): unknown {
+  if (value instanceof Error) return errorFields(value, seen, depth);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => redact(v, seen, depth + 1));
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = SENSITIVE_NAME.test(k) ? REDACTED : redact(v, seen);
+    out[k] = SENSITIVE_NAME.test(k) ? REDACTED : redact(v, seen, depth + 1);
   }
   return out;
+}
+
+function errorFields(err: Error, seen: WeakSet<object>, depth: number): Record<string, unknown> {
+  const code = (err as { code?: unknown }).code;
+  return {
+    name: err.name,
+    message: redact(err.message),
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(err.cause !== undefined ? { cause: redact(err.cause, seen, depth + 1) } : {}),
+  };
 }

@@ -3,22 +3,26 @@
 // plugins, context and validation), the webhook receiver, and /health.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 // GraphiQL with its assets inlined: the page works offline (the default one loads them from a CDN).
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, getArgumentValues, type ExecutionArgs } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { schema } from './schema/index.js';
 import { createContext, type GatewayContext, type GatewayServices } from './schema/context.js';
 import { useClientSafeErrors } from './error-masking.js';
+import { callerFromHttp, clientIpOf, principalFrom, requestIdFrom, useAuthentication } from './caller.js';
+import type { Principal } from './auth/index.js';
+import { MONEY_MOVING_MUTATIONS, audit } from './schema/audit.js';
 import type { HealthProbe } from './health.js';
 
 export interface GatewayServerOptions {
   services: GatewayServices;
   webhook: { path: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | null;
   health: HealthProbe;
+  /** A token GraphiQL puts in its Authorization header (sandbox mode's development token). */
+  graphiqlToken?: string | null;
   /** Most subscriptions one WebSocket connection may hold at once. */
   maxSubscriptionsPerConnection?: number;
   /** Largest WebSocket frame accepted, in bytes. */
@@ -44,14 +48,37 @@ query Balance {
   }
 }
 `;
-const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
-function requestIdFrom(header: string | null | undefined): string {
-  return header && REQUEST_ID.test(header) ? header : randomUUID();
+/** A socket whose token expires is closed (4403): the client refreshes its token and reconnects. */
+function closeWhenExpired(socket: { close(code: number, reason: string): void; once(event: 'close', listener: () => void): unknown }, expiresAt: Date): void {
+  // setTimeout takes at most 2^31-1 ms; a token valid longer is checked again when that first timer fires.
+  const delay = Math.min(Math.max(0, expiresAt.getTime() - Date.now()), 2 ** 31 - 1);
+  const timer = setTimeout(() => {
+    if (Date.now() >= expiresAt.getTime()) socket.close(4403, 'Forbidden: token expired');
+    else closeWhenExpired(socket, expiresAt);
+  }, delay);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const { services } = options;
+  // A refused attempt at moving money leaves an audit line, as a run one does.
+  const auditAnonymousMoneyMoves: Parameters<typeof useAuthentication>[0] = (ctx, operation, variables) => {
+    if (operation?.operation !== 'mutation') return;
+    const fields = schema.getMutationType()?.getFields() ?? {};
+    for (const selection of operation.selectionSet.selections) {
+      if (selection.kind !== 'Field' || !MONEY_MOVING_MUTATIONS.has(selection.name.value)) continue;
+      const field = fields[selection.name.value];
+      let arg: unknown;
+      try {
+        arg = field ? Object.values(getArgumentValues(field, selection, variables))[0] : undefined;
+      } catch {
+        arg = undefined; // arguments that do not even validate: the line still says who tried what
+      }
+      audit(ctx, selection.name.value, { arg, outcome: 'UNAUTHENTICATED' });
+    }
+  };
   const maxSubscriptions = options.maxSubscriptionsPerConnection ?? 50;
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
@@ -65,14 +92,28 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     logging: false,
     landingPage: false,
     renderGraphiQL,
-    graphiql: { title: 'Mobile-money payments gateway', subscriptionsProtocol: 'WS', defaultQuery: GRAPHIQL_DEFAULT_QUERY },
-    // Over HTTP yoga passes the Fetch `request`; over WebSocket (getEnveloped below) the Node upgrade `req`.
-    context: (initial: { request?: Request; req?: IncomingMessage }) =>
+    graphiql: {
+      title: 'Mobile-money payments gateway',
+      subscriptionsProtocol: 'WS',
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+      ...(options.graphiqlToken
+        ? {
+            headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken}` }),
+            // graphql-ws carries the token in connection_init, not in a header.
+            connectionParams: { authorization: `Bearer ${options.graphiqlToken}` },
+          }
+        : {}),
+    },
+    // Over HTTP yoga passes the Fetch `request` (and the Node `req`); over WebSocket (getEnveloped below)
+    // the principal established when the socket connected, and the upgrade `req`.
+    context: async (initial: { request?: Request; req?: IncomingMessage; principal?: Principal }) =>
       createContext(
         services,
-        requestIdFrom(initial.request ? initial.request.headers.get('x-request-id') : (initial.req?.headers['x-request-id'] as string | undefined)),
+        initial.principal
+          ? { principal: initial.principal, clientIp: clientIpOf(initial.req), requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined) }
+          : await callerFromHttp(services.tokens, initial.request!, initial.req),
       ),
-    plugins: [useClientSafeErrors(services.log)],
+    plugins: [useClientSafeErrors(services.log), useAuthentication(auditAnonymousMoneyMoves)],
   });
 
   const server = createServer((req, res) => {
@@ -111,15 +152,25 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   };
   const release = (socket: object, id: string) => operationsBySocket.get(socket)?.delete(id);
 
+  // The principal each socket authenticated with in connection_init.
+  const principalsBySocket = new WeakMap<object, Principal>();
+
   const wsDisposer = useServer<Record<string, unknown>, { requestId?: string }>(
     {
       // Otherwise (NODE_ENV not "production") graphql-ws puts internal error messages in close reasons.
       isProd: true,
-      // Connection parameters arrive here; authentication will read them. Reject anything but an object.
-      onConnect: (ctx) => {
+      // The token travels in connection_init as { authorization: "Bearer <token>" }. No token, a bad one,
+      // or parameters that are not an object: the socket is closed with 4403 before any operation runs.
+      onConnect: async (ctx) => {
         const params = ctx.connectionParams;
-        if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) return false;
+        if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return false;
+        const authorization = (params as Record<string, unknown>).authorization;
+        if (typeof authorization !== 'string') return false;
+        const principal = await principalFrom(services.tokens, authorization).catch(() => null);
+        if (!principal) return false;
+        principalsBySocket.set(ctx.extra.socket, principal);
         operationsBySocket.set(ctx.extra.socket, new Set());
+        closeWhenExpired(ctx.extra.socket, principal.expiresAt);
         return true;
       },
       execute: (args) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
@@ -133,6 +184,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         try {
           const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
             ...ctx,
+            principal: principalsBySocket.get(ctx.extra.socket),
             req: ctx.extra.request,
             socket: ctx.extra.socket,
             params,

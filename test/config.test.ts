@@ -20,7 +20,7 @@ describe('loadConfig', () => {
   });
 
   it('uses the real service when both its URL and key are set', () => {
-    const c = loadConfig({ PAYMENT_BASE_URL: 'https://pay.example/', PAYMENT_API_KEY: 'sk_live_abc', PAYMENT_TIMEOUT_MS: '5000' });
+    const c = loadConfig({ PAYMENT_BASE_URL: 'https://pay.example/', PAYMENT_API_KEY: 'sk_live_abc', PAYMENT_TIMEOUT_MS: '5000', AUTH_JWT_SECRET: 'k'.repeat(32) });
     expect(c.mode).toBe('live');
     expect(c.upstream).toMatchObject({ baseUrl: 'https://pay.example/', apiKey: 'sk_live_abc', timeoutMs: 5000 });
   });

@@ -1,9 +1,11 @@
-// `npm start` on its own, as a person runs it: it builds, starts the gateway
+// The entry point on its own, as `npm start` runs it: it starts the gateway
 // with the embedded sandbox, serves GraphiQL, and the sandbox's webhooks reach
 // the gateway, so a chargeUpdated subscription fires when the OTP is submitted.
-// We run the two steps of `npm start` (prestart: build; start: node
-// dist/src/main.js) ourselves so the signal reaches our process, not npm's.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// The entry point runs from source through tsx (`npm start` builds with tsc
+// first; the typecheck of `npm test` already compiles the same sources), and
+// we start it ourselves so the signal reaches our process, not npm's.
+import { randomUUID } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { print } from 'graphql';
@@ -11,20 +13,22 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { postGraphQL } from './helpers/gateway.js';
+import { waitFor } from './helpers/wait.js';
 import { graphql } from './gql/index.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 let child: ChildProcess;
 let output = '';
 let graphqlUrl = '';
+let authorization = '';
 
 beforeAll(async () => {
   const scripts = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')).scripts as Record<string, string>;
   expect(scripts.start).toBe('node dist/src/main.js');
-  execFileSync('npm', ['run', '-s', 'prestart'], { cwd: repoRoot, stdio: 'ignore' });
-  child = spawn(process.execPath, ['dist/src/main.js'], {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', SUBSCRIPTION_POLL_MS: '0', LOG_LEVEL: 'info' },
+    // debug: the embedded sandbox logs each request it serves (how the test sees the subscription's baseline).
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', SUBSCRIPTION_POLL_MS: '0', LOG_LEVEL: 'debug' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = new Promise<string>((resolve, reject) => {
@@ -38,10 +42,12 @@ beforeAll(async () => {
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
   });
   graphqlUrl = await ready;
-}, 120_000);
+  await waitFor(() => /Authorization: Bearer \S+/.test(output), 'the development token line', 10_000);
+  authorization = /Authorization: (Bearer \S+)/.exec(output)![1]!;
+}, 60_000);
 
 afterAll(async () => {
-  if (child.exitCode === null && child.signalCode === null) {
+  if (child && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   }
@@ -68,12 +74,15 @@ it('serves GraphiQL', async () => {
 });
 
 it('delivers the sandbox webhook to a live subscription when the OTP is submitted', async () => {
-  const created = await postGraphQL(graphqlUrl, CreateCharge, { input: { amount: 1500, phone: '70000000', provider: 'OPB_BF' } });
+  const created = await postGraphQL(graphqlUrl, CreateCharge, { input: { amount: 1500, phone: '70000000', provider: 'OPB_BF', idempotencyKey: randomUUID() } }, { authorization });
+  expect(created.errors, created.raw).toBeUndefined();
   const charge = created.data!.createCharge;
   if (charge.__typename !== 'CreateChargePayload') throw new Error(charge.__typename);
   expect(charge).toMatchObject({ status: 'SEND_OTP', nextAction: 'ENTER_OTP' });
 
-  const client = createClient({ url: graphqlUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+  const client = createClient({ url: graphqlUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization } });
+  const baselineGet = `GET /v1/payment/charges/${charge.reference} -> 200`;
+  const seenBefore = output.split(baselineGet).length;
   try {
     const updates: Array<{ status: string }> = [];
     const done = new Promise<void>((resolve, reject) => {
@@ -82,9 +91,9 @@ it('delivers the sandbox webhook to a live subscription when the OTP is submitte
         { next: (r) => void updates.push((r.data as { chargeUpdated: { status: string } }).chargeUpdated), error: reject, complete: resolve },
       );
     });
-    // Let the subscription reach the server before causing the change.
-    await new Promise((r) => setTimeout(r, 200));
-    const submitted = await postGraphQL(graphqlUrl, SubmitOtp, { input: { chargeReference: charge.reference, otp: '123456' } });
+    // The subscription is live once its baseline GET reached the sandbox (it listens for changes before reading it).
+    await waitFor(() => output.split(baselineGet).length > seenBefore, 'the subscription to read its baseline', 10_000);
+    const submitted = await postGraphQL(graphqlUrl, SubmitOtp, { input: { chargeReference: charge.reference, otp: '123456' } }, { authorization });
     expect(submitted.data!.submitChargeOtp).toMatchObject({ charge: { status: 'SUCCESS' } });
     await done;
     expect(updates).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);

@@ -1,33 +1,68 @@
-// Runs one mutation under an idempotency key (when the client gave one).
+// Runs one money-moving mutation under its idempotency key, so that no retry,
+// fault or restart makes a payment twice:
+//
+// 1. Once the call may have reached the service, the key is never released.
+//    A success is saved with retries; if that fails the key is marked unknown
+//    (with its meta, e.g. the ext_id sent), and failing even that the pending
+//    claim stays (it reads as unknown once expired). The client still gets the
+//    success it earned.
+// 2. An ambiguous failure (see mayHaveReachedService) keeps the key as unknown
+//    and is rethrown marked `outcomeUnknown`, so the client retries with the
+//    same key. Only an explicit refusal by the service, or a connection refused
+//    before anything was sent, releases the key.
+// 3. Whenever the key is not clean (unknown outcome, an expired pending claim,
+//    or a store that may have lost it) `reconcile` looks for the request at
+//    the service before anything is sent again; what it finds is the result.
+// 4. An unknown key that reconcile cannot find is refused (in progress) for
+//    `settleWindowMs` after the outcome became unknown, since the request may
+//    not be visible in the service's list yet. After that, not found means
+//    never arrived, and the request is sent again with the same meta (so the
+//    same ext_id: the service's uniqueness of ext_id still stops a very late
+//    duplicate of a transfer).
+// 5. The store failing (Redis down) is a ServiceUnavailableError before
+//    anything is sent: a mutation never runs without its guard.
 import { createHash } from 'node:crypto';
-import { UpstreamError } from '../upstream/errors.js';
-import { IdempotencyConflictError } from '../schema/errors.js';
-import type { IdempotencyStore } from './store.js';
+import { IdempotencyConflictError, ValidationError } from '../errors/payment-errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { ErrorCode } from '../upstream/errors.js';
+import { UpstreamCallError } from '../upstream/errors.js';
+import type { ClaimResult, IdempotencyStore, Meta } from './store.js';
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
+/** Attempts at saving a result (the first included), and the pause before each retry. */
+const SAVE_BACKOFF_MS = [0, 20, 100];
 
 export interface IdempotentRun<T> {
   store: IdempotencyStore;
-  /** Mutation name; keys are scoped by it so one key can't collide across operations. */
+  /** Who asks (e.g. the token's subject): two callers with the same key neither collide nor see each other's results. */
+  principal: string;
+  /** Mutation name: one key cannot collide across operations. */
   operation: string;
-  key: string | null | undefined;
+  key: string;
   /** The input that defines "the same request" (without the key itself). */
   input: unknown;
-  /** Facts to keep if the outcome turns out unknown, for `reconcile` (e.g. the ext_id sent). */
-  meta?: Record<string, string>;
+  /** What reconcile needs to find this request at the service (e.g. the ext_id it sends). Kept with the key. */
+  meta?: Meta;
+  /** The call to the service. Throw its UpstreamCallError as is: the classification depends on it. */
   execute: () => Promise<T>;
   /**
-   * After an unknown outcome: look the request up at the service. Resolves
-   * with the result if it went through, null if it cannot be found (it may
-   * still be on its way, so the key stays blocked rather than pay twice).
+   * Looks the request up at the service by `meta`: its result if it was carried
+   * out, null if it cannot be found. Without it, an unknown outcome can only be
+   * refused, and a possibly lost key is not checked.
    */
-  reconcile?: (meta: Record<string, string>) => Promise<T | null>;
+  reconcile?: (meta: Meta) => Promise<T | null>;
+  /** See rule 4 above. Default 60 s. */
+  settleWindowMs?: number;
+  log?: Logger;
 }
 
 export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
-  if (!run.key) return run.execute();
-  const key = `${run.operation}:${run.key}`;
+  checkKey(run.key);
+  const key = scopedKey(run.principal, run.operation, run.key);
   const fingerprint = createHash('sha256').update(stableJson(run.input)).digest('hex');
-
-  const claim = await run.store.claim(key, fingerprint);
+  const meta = run.meta ?? {};
+  const claim = await run.store.claim(key, fingerprint, meta);
   switch (claim.kind) {
     case 'replay':
       return claim.value as T;
@@ -35,28 +70,145 @@ export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
       throw new IdempotencyConflictError('different_input');
     case 'in_progress':
       throw new IdempotencyConflictError('in_progress');
-    case 'unknown': {
-      const found = run.reconcile ? await run.reconcile(claim.meta) : null;
-      if (found === null) throw new IdempotencyConflictError('outcome_unknown');
-      await run.store.complete(key, fingerprint, found);
-      return found;
-    }
+    case 'unknown':
+      return settleUnknown(run, key, fingerprint, claim);
     case 'claimed':
-      break;
+      if (!claim.clean && run.reconcile) {
+        let found: T | null;
+        try {
+          found = await run.reconcile(meta);
+        } catch (err) {
+          // Nothing was sent: the key may go back to free.
+          await quietly(run, 'release', () => run.store.release(key));
+          throw err;
+        }
+        if (found !== null) return save(run, key, fingerprint, meta, found);
+      }
+      return send(run, key, fingerprint, meta);
   }
+}
 
+async function settleUnknown<T>(
+  run: IdempotentRun<T>,
+  key: string,
+  fingerprint: string,
+  claim: Extract<ClaimResult, { kind: 'unknown' }>,
+): Promise<T> {
+  // Cannot be checked: only a person looking at the service's lists can tell.
+  if (!run.reconcile) throw new IdempotencyConflictError('outcome_unknown');
+  const found = await run.reconcile(claim.meta);
+  if (found !== null) return save(run, key, fingerprint, claim.meta, found);
+  // Not visible yet is not the same as never arrived: the client is told to retry shortly, with the same key.
+  if (claim.unknownForMs < (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS)) throw new IdempotencyConflictError('in_progress');
+  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress');
+  return send(run, key, fingerprint, claim.meta);
+}
+
+async function send<T>(run: IdempotentRun<T>, key: string, fingerprint: string, meta: Meta): Promise<T> {
+  let value: T;
   try {
-    const value = await run.execute();
-    await run.store.complete(key, fingerprint, value);
-    return value;
+    value = await run.execute();
   } catch (err) {
-    if (err instanceof UpstreamError && err.outcomeUnknown) {
-      await run.store.markUnknown(key, fingerprint, run.meta ?? {});
-    } else {
-      await run.store.release(key);
+    if (!mayHaveReachedService(err)) {
+      await quietly(run, 'release', () => run.store.release(key));
+      throw err;
     }
-    throw err;
+    // If even this fails, the pending claim stays and reads as unknown once expired.
+    await quietly(run, 'markUnknown', () => run.store.markUnknown(key, fingerprint, meta));
+    throw withOutcomeUnknown(err);
   }
+  return save(run, key, fingerprint, meta, value);
+}
+
+/** Saves a result the client has earned; never throws (the money moved whatever the store says). */
+async function save<T>(run: IdempotentRun<T>, key: string, fingerprint: string, meta: Meta, value: T): Promise<T> {
+  let lastError: unknown;
+  for (const pause of SAVE_BACKOFF_MS) {
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    try {
+      await run.store.complete(key, fingerprint, value);
+      return value;
+    } catch (err) {
+      lastError = err;
+    }
+  }
+  (run.log ?? silentLogger).error('idempotency result not saved; key marked unknown', { operation: run.operation, error: lastError });
+  await quietly(run, 'markUnknown', () => run.store.markUnknown(key, fingerprint, meta));
+  return value;
+}
+
+async function quietly(run: IdempotentRun<unknown>, step: string, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (err) {
+    (run.log ?? silentLogger).error('idempotency store step failed', { operation: run.operation, step, error: err });
+  }
+}
+
+/** Explicit refusals by the service: the request was examined and not carried out. */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'VALIDATION_FAILED',
+  'INVALID_DATA',
+  'INSUFFICIENT_FUNDS',
+  'OTP_INVALID',
+  'OTP_EXPIRED',
+  'OTP_STILL_VALID',
+  'INVALID_ACCOUNT',
+  'UNSUPPORTED_PROVIDER',
+  'UNAUTHORIZED_CHARGE_PROVIDER',
+  'BATCH_SIZE_LIMIT_EXCEEDED',
+  'RATE_LIMIT_EXCEEDED',
+  'CHARGE_NOT_FOUND',
+  'TRANSACTION_NOT_FOUND',
+  'NOT_FOUND',
+  'SETTLEMENT_NOT_CANCELLABLE',
+  'PAYMENT_ACCOUNT_MISSING',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+]);
+
+/**
+ * Whether a failed money-moving call may have been carried out by the service.
+ * True unless the service explicitly refused it (a code above, answered below
+ * HTTP 500, with no transport fault) or the connection was refused before the
+ * request was sent. Anything else that is not an UpstreamCallError (a bug in
+ * or around the call) counts as "may have": we cannot prove otherwise.
+ */
+export function mayHaveReachedService(err: unknown): boolean {
+  if (!(err instanceof UpstreamCallError)) return true;
+  if (err.outcomeUnknown) return true;
+  if (err.fault === 'refused') return false;
+  if (err.fault !== null) return true;
+  if (err.httpStatus !== null && err.httpStatus >= 500) return true;
+  return !REFUSALS.has(err.code);
+}
+
+/** The same UpstreamCallError, marked outcomeUnknown: the client must retry with the same key. */
+function withOutcomeUnknown(err: unknown): unknown {
+  if (!(err instanceof UpstreamCallError) || err.outcomeUnknown) return err;
+  return new UpstreamCallError({
+    code: err.code,
+    message: err.message,
+    httpStatus: err.httpStatus,
+    fieldErrors: err.fieldErrors,
+    upstreamCode: err.upstreamCode,
+    fault: err.fault,
+    outcomeUnknown: true,
+    cause: err,
+  });
+}
+
+function checkKey(key: string): void {
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ValidationError([{ path: ['idempotencyKey'], message: `Must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.` }]);
+  }
+}
+
+/** `<principal>:<operation>:<key>`; the principal is escaped so its own colons cannot forge another's prefix. */
+export function scopedKey(principal: string, operation: string, key: string): string {
+  if (!principal) throw new TypeError('an idempotent run needs a principal');
+  if (!/^\w+$/.test(operation)) throw new TypeError(`invalid operation name: ${operation}`);
+  return `${encodeURIComponent(principal)}:${operation}:${key}`;
 }
 
 /** JSON with sorted keys, so {a,b} and {b,a} are the same request. */

@@ -2,73 +2,139 @@
 // client that retries (lost answer, double tap, flaky network) gets the first
 // result back instead of moving money twice.
 //
-// Only successes are replayed. A typed failure means the service refused the
-// request (nothing moved), so the key is released and a retry runs again. A
-// request whose outcome is unknown (sent, then no answer) keeps its key
-// blocked until it can be reconciled: sending it again could pay twice.
-import type { Redis } from 'ioredis';
+// A key is in one of three states: pending (a request holds it), done (its
+// success, replayed), unknown (the request may have been carried out; a retry
+// must reconcile before re-sending). Nothing that may have moved money ever
+// returns to "free" before the key's lifetime ends:
+// - a pending claim whose holder died does not expire into free: once its
+//   pending time is over it reads as unknown;
+// - a key may also be lost without trace (Redis restarted empty or restored
+//   from an older snapshot, a memory store restarted or over its size cap).
+//   Each store therefore knows since when its memory has been continuous, and
+//   a fresh claim is `clean` only if that covers the whole key lifetime;
+//   otherwise the caller reconciles before sending.
+//
+// Redis failures of any kind become ServiceUnavailableError (typed, retryable):
+// the commands connection fails fast, so that takes milliseconds.
+import { orUnavailable } from './unavailable.js';
+import type { GatewayRedis } from '../redis/connections.js';
+
+export type Meta = Record<string, string>;
 
 export type ClaimResult =
-  | { kind: 'claimed' }
+  /** The key is this request's now. `clean: false`: the store may have lost an earlier request with it. */
+  | { kind: 'claimed'; clean: boolean }
   | { kind: 'replay'; value: unknown }
   | { kind: 'conflict' }
   | { kind: 'in_progress' }
-  | { kind: 'unknown'; meta: Record<string, string> };
+  /** The earlier request may have been carried out. `token` lets exactly one retry take the key (reclaim). */
+  | { kind: 'unknown'; meta: Meta; unknownForMs: number; token: string };
 
 export interface IdempotencyStore {
-  /** Atomically takes the key for this request, or says what happened to it before. */
-  claim(key: string, fingerprint: string): Promise<ClaimResult>;
+  /** Atomically takes the key for this request (keeping `meta` should it be left pending), or says what happened to it before. */
+  claim(key: string, fingerprint: string, meta: Meta): Promise<ClaimResult>;
+  /** Takes an unknown key (as returned by claim) to send its request again; false when another retry took it first. */
+  reclaim(key: string, token: string, fingerprint: string, meta: Meta): Promise<boolean>;
   complete(key: string, fingerprint: string, value: unknown): Promise<void>;
+  markUnknown(key: string, fingerprint: string, meta: Meta): Promise<void>;
+  /** Frees the key: only for a request that provably moved no money. */
   release(key: string): Promise<void>;
-  markUnknown(key: string, fingerprint: string, meta: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
-type Entry =
-  | { state: 'pending'; fp: string }
-  | { state: 'done'; fp: string; value: unknown }
-  | { state: 'unknown'; fp: string; meta: Record<string, string> };
-
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A claim left pending this long belongs to a process that died mid-request. */
-const PENDING_TTL_MS = 5 * 60 * 1000;
-
-function interpret(entry: Entry, fingerprint: string): ClaimResult {
-  if (entry.fp !== fingerprint) return { kind: 'conflict' };
-  if (entry.state === 'done') return { kind: 'replay', value: entry.value };
-  if (entry.state === 'unknown') return { kind: 'unknown', meta: entry.meta };
-  return { kind: 'in_progress' };
+export interface StoreOptions {
+  /** Lifetime of a key. Default 24 h. */
+  ttlMs?: number;
+  /** How long a claim may stay pending before it reads as unknown; longer than any payment call. Default 5 min. */
+  pendingTtlMs?: number;
+  now?: () => number;
 }
 
-export function memoryIdempotencyStore(now: () => number = Date.now): IdempotencyStore {
-  const entries = new Map<string, { entry: Entry; expiresAt: number }>();
+export interface MemoryStoreOptions extends StoreOptions {
+  /** Most keys kept; beyond it the least recently used goes (and the store stops calling itself continuous). Default 100,000. */
+  maxEntries?: number;
+}
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
+export const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
+
+type Entry =
+  | { state: 'pending'; fp: string; meta: Meta; until: number }
+  | { state: 'done'; fp: string; value: unknown }
+  | { state: 'unknown'; fp: string; meta: Meta; at: number };
+
+function interpret(entry: Entry, fingerprint: string, now: number, token: string): ClaimResult {
+  if (entry.fp !== fingerprint) return { kind: 'conflict' };
+  switch (entry.state) {
+    case 'done':
+      return { kind: 'replay', value: entry.value };
+    case 'unknown':
+      return { kind: 'unknown', meta: entry.meta, unknownForMs: now - entry.at, token };
+    case 'pending':
+      // A holder that died never frees the key: past its time the claim is an unknown outcome.
+      return entry.until > now ? { kind: 'in_progress' } : { kind: 'unknown', meta: entry.meta, unknownForMs: now - entry.until, token };
+  }
+}
+
+function settings(options: StoreOptions) {
+  return {
+    ttlMs: options.ttlMs ?? IDEMPOTENCY_TTL_MS,
+    pendingTtlMs: options.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS,
+    now: options.now ?? Date.now,
+  };
+}
+
+/** Single-process store. Its memory begins when it is created (a restart forgets every key). */
+export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): IdempotencyStore {
+  const { ttlMs, pendingTtlMs, now } = settings(options);
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_IDEMPOTENCY_ENTRIES;
+  if (!(maxEntries >= 1)) throw new RangeError('maxEntries must be at least 1');
+  // Map order is the recency order: every read or write moves the key to the back.
+  const entries = new Map<string, { entry: Entry; expiresAt: number; token: string }>();
+  let since = now();
+  let version = 0;
+
   const get = (key: string) => {
     const found = entries.get(key);
-    if (found && found.expiresAt <= now()) {
-      entries.delete(key);
-      return undefined;
+    if (!found) return undefined;
+    entries.delete(key);
+    if (found.expiresAt <= now()) return undefined;
+    entries.set(key, found);
+    return found;
+  };
+  const put = (key: string, entry: Entry) => {
+    entries.delete(key);
+    entries.set(key, { entry, expiresAt: now() + ttlMs, token: String(++version) });
+    for (const [oldest, { expiresAt }] of entries) {
+      if (entries.size <= maxEntries) break;
+      entries.delete(oldest);
+      // A live key was forgotten: until a whole lifetime has passed, fresh claims must reconcile.
+      if (expiresAt > now()) since = now();
     }
-    return found?.entry;
   };
-  const put = (key: string, entry: Entry, ttl: number) => {
-    entries.set(key, { entry, expiresAt: now() + ttl });
-    if (entries.size % 1024 === 0) for (const k of entries.keys()) get(k); // sweep expired entries now and then
-  };
+
   return {
-    async claim(key, fingerprint) {
+    async claim(key, fingerprint, meta) {
+      const t = now();
       const existing = get(key);
-      if (existing) return interpret(existing, fingerprint);
-      put(key, { state: 'pending', fp: fingerprint }, PENDING_TTL_MS);
-      return { kind: 'claimed' };
+      if (existing) return interpret(existing.entry, fingerprint, t, existing.token);
+      put(key, { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs });
+      return { kind: 'claimed', clean: t - since >= ttlMs };
+    },
+    async reclaim(key, token, fingerprint, meta) {
+      if (get(key)?.token !== token) return false;
+      put(key, { state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs });
+      return true;
     },
     async complete(key, fp, value) {
-      put(key, { state: 'done', fp, value }, IDEMPOTENCY_TTL_MS);
+      put(key, { state: 'done', fp, value });
+    },
+    async markUnknown(key, fp, meta) {
+      put(key, { state: 'unknown', fp, meta, at: now() });
     },
     async release(key) {
       entries.delete(key);
-    },
-    async markUnknown(key, fp, meta) {
-      put(key, { state: 'unknown', fp, meta }, IDEMPOTENCY_TTL_MS);
     },
     async close() {
       entries.clear();
@@ -76,27 +142,66 @@ export function memoryIdempotencyStore(now: () => number = Date.now): Idempotenc
   };
 }
 
-/** Shared by every replica, so a retry that lands on another instance is still recognised. */
-export function redisIdempotencyStore(redis: Redis, prefix = 'momo:idem:'): IdempotencyStore {
-  const k = (key: string) => prefix + key;
+// KEYS[1] entry, KEYS[2] continuity marker. ARGV[1] now, ARGV[2] pending entry, ARGV[3] ttl.
+// The marker holds "<since>|<run_id>": a marker that is missing (Redis restarted
+// empty, flushed) or from another run_id (restarted from a snapshot that may
+// lack recent keys) starts the store's memory again now.
+const CLAIM_SCRIPT = `
+local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)') or ''
+local marker = redis.call('GET', KEYS[2])
+local since = marker and string.match(marker, '^(%d+)|' .. runId .. '$')
+if not since then
+  since = ARGV[1]
+  redis.call('SET', KEYS[2], since .. '|' .. runId)
+end
+local existing = redis.call('GET', KEYS[1])
+if existing then return {existing, since} end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return {'', since}
+`;
+
+// KEYS[1] entry. ARGV[1] the entry as read by claim, ARGV[2] the new pending entry, ARGV[3] ttl.
+const RECLAIM_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+`;
+
+/**
+ * Shared by every replica, so a retry that lands on another instance is still
+ * recognised. Keys: `<namespace>:idem:<scoped key>`; marker `<namespace>:idem:since`.
+ * The connection is borrowed from its owner (src/redis).
+ */
+export function redisIdempotencyStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, options: StoreOptions = {}): IdempotencyStore {
+  const { ttlMs, pendingTtlMs, now } = settings(options);
+  const client = redis.commands;
+  const k = (key: string) => redis.key('idem', key);
+  const marker = redis.key('idem', 'since');
+  const write = (key: string, entry: Entry) => orUnavailable(() => client.set(k(key), JSON.stringify(entry), 'PX', ttlMs));
+
   return {
-    async claim(key, fingerprint) {
-      const pending: Entry = { state: 'pending', fp: fingerprint };
-      const ok = await redis.set(k(key), JSON.stringify(pending), 'PX', PENDING_TTL_MS, 'NX');
-      if (ok === 'OK') return { kind: 'claimed' };
-      const raw = await redis.get(k(key));
-      // Expired between the two calls: claim again.
-      if (raw === null) return this.claim(key, fingerprint);
-      return interpret(JSON.parse(raw) as Entry, fingerprint);
+    async claim(key, fingerprint, meta) {
+      const t = now();
+      const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs };
+      const [existing, since] = (await orUnavailable(() =>
+        client.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), JSON.stringify(pending), String(ttlMs)),
+      )) as [string, string];
+      if (existing === '') return { kind: 'claimed', clean: t - Number(since) >= ttlMs };
+      return interpret(JSON.parse(existing) as Entry, fingerprint, t, existing);
+    },
+    async reclaim(key, token, fingerprint, meta) {
+      const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs };
+      const taken = await orUnavailable(() => client.eval(RECLAIM_SCRIPT, 1, k(key), token, JSON.stringify(pending), String(ttlMs)));
+      return taken === 1;
     },
     async complete(key, fp, value) {
-      await redis.set(k(key), JSON.stringify({ state: 'done', fp, value } satisfies Entry), 'PX', IDEMPOTENCY_TTL_MS);
-    },
-    async release(key) {
-      await redis.del(k(key));
+      await write(key, { state: 'done', fp, value });
     },
     async markUnknown(key, fp, meta) {
-      await redis.set(k(key), JSON.stringify({ state: 'unknown', fp, meta } satisfies Entry), 'PX', IDEMPOTENCY_TTL_MS);
+      await write(key, { state: 'unknown', fp, meta, at: now() });
+    },
+    async release(key) {
+      await orUnavailable(() => client.del(k(key)));
     },
     async close() {},
   };

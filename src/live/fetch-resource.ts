@@ -2,7 +2,7 @@
 // for the same one: a burst of webhooks, pollers and subscribers about one
 // reference costs one upstream call.
 import type { UpstreamClient } from '../upstream/types.js';
-import type { ResourceType } from '../webhooks/event.js';
+import type { ResourceKind } from '../upstream/types.js';
 
 export interface LiveResource {
   reference: string;
@@ -17,7 +17,7 @@ interface InFlight {
 
 export function createResourceFetcher(upstream: UpstreamClient) {
   const inFlight = new Map<string, InFlight>();
-  const fetchers: Record<ResourceType, (ref: string) => Promise<LiveResource>> = {
+  const fetchers: Record<ResourceKind, (ref: string) => Promise<LiveResource>> = {
     checkout: (ref) => upstream.fetchCheckout(ref),
     charge: (ref) => upstream.fetchCharge(ref),
     transfer: (ref) => upstream.fetchTransfer(ref),
@@ -28,7 +28,7 @@ export function createResourceFetcher(upstream: UpstreamClient) {
    * webhook passes its receipt time: a fetch started before the webhook came
    * may be answered with the state from before the change it announces.
    */
-  return function fetchResource(type: ResourceType, reference: string, notBefore?: number): Promise<LiveResource> {
+  return function fetchResource(type: ResourceKind, reference: string, notBefore?: number): Promise<LiveResource> {
     const key = `${type}:${reference}`;
     const current = inFlight.get(key);
     if (current && (notBefore === undefined || current.startedAt >= notBefore)) return current.promise;

@@ -4,15 +4,16 @@
 // and every subscriber on every replica gets that state. Where no webhook
 // comes, a shared poller per resource does the same. Subscribers only ever
 // see forward changes.
-import type { EventBus } from '../events/bus.js';
+import { Repeater } from '@repeaterjs/repeater';
+import type { EventBus, ResourceChange } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/types.js';
-import type { PaymentEventRecord, ResourceType } from '../webhooks/event.js';
+import type { PaymentEventRecord } from '../events/payment-event.js';
+import type { ResourceKind } from '../upstream/types.js';
 import { createResourceFetcher, type LiveResource } from './fetch-resource.js';
-import { filterMap } from './iterators.js';
 import { createPollers, type PollingOptions } from './pollers.js';
 import { isForwardChange, isTerminal } from './status-order.js';
-import { isNotFound } from '../schema/loaders.js';
+import { isNotFound } from '../upstream/errors.js';
 
 const EVENT_RESOURCE_TTL_MS = 10_000;
 
@@ -20,20 +21,14 @@ export interface LiveUpdates {
   /** After a verified webhook was published: refresh its resource in the background (never in the request path). */
   onWebhook(event: PaymentEventRecord): void;
   /** The resource each time its status moves forward; ends after a final status. */
-  watch(type: ResourceType, reference: string): AsyncIterableIterator<LiveResource>;
+  watch(type: ResourceKind, reference: string): AsyncIterableIterator<LiveResource>;
   /** Every verified webhook, optionally only some kinds. */
   paymentEvents(kinds: readonly string[] | null): AsyncIterableIterator<PaymentEventRecord>;
-  /**
-   * The current resource, coalescing concurrent fetches of the same one. With `notBefore`
-   * (epoch ms, e.g. a webhook's receipt) only a fetch started at or after it is joined.
-   */
-  fetchResource(type: ResourceType, reference: string, notBefore?: number): Promise<LiveResource>;
   /**
    * The resource a webhook is about, fetched after that webhook arrived, once per event in
    * this process however many subscribers resolve it (null when it no longer exists).
    */
   resourceForEvent(event: PaymentEventRecord): Promise<LiveResource | null>;
-  readonly activePollers: number;
   close(): void;
 }
 
@@ -47,14 +42,14 @@ export interface LiveUpdatesOptions {
 export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOptions): LiveUpdates {
   const fetchResource = createResourceFetcher(upstream);
   // A fresh fetch (not joined to one already running, which may predate the event).
-  const upstreamFetch = (type: ResourceType, reference: string): Promise<LiveResource> => fetchResource(type, reference, Date.now());
+  const upstreamFetch = (type: ResourceKind, reference: string): Promise<LiveResource> => fetchResource(type, reference, Date.now());
   const byEvent = new Map<string, Promise<LiveResource | null>>();
-  const publish = (type: ResourceType, resource: LiveResource) =>
+  const publish = (type: ResourceKind, resource: LiveResource) =>
     bus.publishResourceChanged({ type, reference: resource.reference, status: resource.status, resource });
   const pollers = createPollers(fetchResource, publish, polling, log);
 
   /** Checkouts have two reference forms; subscriptions and events use the one fetch returns. */
-  const canonicalReference = async (type: ResourceType, reference: string) =>
+  const canonicalReference = async (type: ResourceKind, reference: string) =>
     type === 'checkout' && reference.startsWith('chk_') ? (await fetchResource(type, reference)).reference : reference;
 
   return {
@@ -68,74 +63,59 @@ export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOp
     },
 
     watch(type, reference) {
-      type Change = { status: string; resource: unknown };
-      let changes: AsyncIterator<Change> | null = null;
-      // The bus's iterators are lazy (a Repeater adds its listener on the first next()): the first
-      // pull is made as soon as the iterator exists and kept for the first next() of the stream.
-      let firstPull: Promise<IteratorResult<Change>> | null = null;
-      // A resource already final when the client subscribes: its state is the one item, then the end.
-      let finalBaseline: Change | null = null;
-      let release = () => {};
-      let ended = false;
-      let last: string | null = null;
-      const source: AsyncIterator<Change> = {
-        next: () => {
-          if (finalBaseline) {
-            const value = finalBaseline;
-            finalBaseline = null;
-            return Promise.resolve({ done: false, value });
-          }
-          if (firstPull) {
-            const pull = firstPull;
-            firstPull = null;
-            return pull;
-          }
-          return changes!.next();
-        },
-        return: () => changes?.return?.() ?? Promise.resolve({ done: true, value: undefined }),
-      };
-      // Subscribe to the bus before reading the baseline, so no change falls between the two.
-      const ready = (async () => {
+      return new Repeater<LiveResource>(async (push, stop) => {
+        let changes: AsyncIterator<ResourceChange> | null = null;
+        let release = () => {};
+        let stopped = false;
+        void stop.then(() => {
+          stopped = true;
+          release();
+          void changes?.return?.();
+        });
         const canonical = await canonicalReference(type, reference);
+        if (stopped) return;
         changes = bus.subscribeResourceChanged(type, canonical);
-        if (ended) return void changes.return?.();
-        firstPull = changes.next();
-        firstPull.catch(() => {}); // consumed (or ended) by the stream; never an unhandled rejection
+        // The bus's streams subscribe on their first pull: pull before reading the baseline, so that
+        // no change falls between the two.
+        let pending = changes.next();
+        pending.catch(() => {}); // consumed below, or dropped when the client leaves first
         const baseline = await fetchResource(type, canonical);
         if (isTerminal(type, baseline.status)) {
           // Nothing will follow a final status: no poller, and the client gets that status.
-          finalBaseline = { status: baseline.status, resource: baseline };
-          return;
+          await push(baseline);
+          return stop();
         }
-        last = baseline.status;
+        if (stopped) return;
+        let last = baseline.status;
         release = pollers.acquire(type, canonical, baseline.status);
-        // The client may have left while we were fetching.
-        if (ended) release();
-      })();
-      return filterMap(
-        source,
-        {
-          map: (change) => {
-            if (!isForwardChange(type, last, change.status)) return undefined;
+        const left = stop.then(() => null);
+        for (;;) {
+          const step = await Promise.race([pending, left]);
+          if (step === null || step.done) break;
+          const change = step.value;
+          if (isForwardChange(type, last, change.status)) {
             last = change.status;
-            return change.resource as LiveResource;
-          },
-          isLast: (resource) => isTerminal(type, resource.status),
-          onEnd: () => {
-            ended = true;
-            release();
-          },
-        },
-        ready,
-      );
+            await push(change.resource as LiveResource);
+            if (isTerminal(type, change.status)) break;
+          }
+          pending = changes.next();
+        }
+        stop();
+      });
     },
 
     paymentEvents(kinds) {
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
-      return filterMap(bus.subscribePaymentEvents(), { map: (event) => (wanted && !wanted.has(event.kind) ? undefined : event) });
+      return new Repeater<PaymentEventRecord>(async (push, stop) => {
+        const events = bus.subscribePaymentEvents();
+        void stop.then(() => events.return?.());
+        for await (const event of events) {
+          if (!wanted || wanted.has(event.kind)) await push(event);
+        }
+        stop();
+      });
     },
 
-    fetchResource,
     resourceForEvent(event) {
       if (!event.resourceType || !event.reference) return Promise.resolve(null);
       let pending = byEvent.get(event.id);
@@ -149,9 +129,6 @@ export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOp
         setTimeout(() => byEvent.delete(event.id), EVENT_RESOURCE_TTL_MS).unref();
       }
       return pending;
-    },
-    get activePollers() {
-      return pollers.active;
     },
     close() {
       byEvent.clear();

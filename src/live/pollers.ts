@@ -3,7 +3,7 @@
 // when the resource reaches a final state. It backs off while nothing changes
 // and publishes changes on the bus like a webhook-triggered refresh would.
 import type { Logger } from '../logger.js';
-import type { ResourceType } from '../webhooks/event.js';
+import type { ResourceKind } from '../upstream/types.js';
 import type { LiveResource, ResourceFetcher } from './fetch-resource.js';
 import { isTerminal } from './status-order.js';
 
@@ -25,20 +25,20 @@ interface Poller {
 
 export function createPollers(
   fetchResource: ResourceFetcher,
-  publish: (type: ResourceType, resource: LiveResource) => Promise<void>,
+  publish: (type: ResourceKind, resource: LiveResource) => Promise<void>,
   options: PollingOptions,
   log: Logger,
 ) {
   const pollers = new Map<string, Poller>();
   const factor = options.factor ?? 1.5;
 
-  const schedule = (key: string, type: ResourceType, reference: string, poller: Poller) => {
+  const schedule = (key: string, type: ResourceKind, reference: string, poller: Poller) => {
     if (poller.stopped) return;
     poller.timer = setTimeout(() => void tick(key, type, reference, poller), poller.intervalMs);
     poller.timer.unref();
   };
 
-  const tick = async (key: string, type: ResourceType, reference: string, poller: Poller) => {
+  const tick = async (key: string, type: ResourceKind, reference: string, poller: Poller) => {
     poller.timer = null;
     try {
       const resource = await fetchResource(type, reference);
@@ -61,7 +61,7 @@ export function createPollers(
 
   return {
     /** Starts (or joins) the poller for a resource; the returned function leaves it. */
-    acquire(type: ResourceType, reference: string, baselineStatus: string | null): () => void {
+    acquire(type: ResourceKind, reference: string, baselineStatus: string | null): () => void {
       if (options.initialMs <= 0) return () => {};
       const key = `${type}:${reference}`;
       let poller = pollers.get(key);

@@ -1,6 +1,5 @@
-import type { Wallet } from '../upstream/types.js';
-import { WALLETS } from '../upstream/types.js';
-import type { Account } from './accounts.js';
+import { WALLETS, type Wallet } from './contract.js';
+import type { Account } from './store.js';
 
 /**
  * Wire key of each wallet. The spec lists opa/opb/opd only; Benin wallets take

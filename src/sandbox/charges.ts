@@ -1,46 +1,16 @@
 // Charges: creation with the test-number rules, OTP submission, the pay_offline
 // completion, fetch and the paginated list.
-import { PHONE_RULES, isValidPhoneFor } from '../upstream/phone-rules.js';
-import { CHARGE_FILTER_STATUSES, PROVIDERS, type ChargeStatus, type Provider } from '../upstream/types.js';
-import type { Account } from './accounts.js';
 import { settleCheckoutOfCharge } from './checkouts.js';
 import type { SandboxContext } from './context.js';
+import { PHONE_RULES, isProvider, isValidPhoneFor, type ChargeListStatusFilter, type ChargeStatus, type Provider } from './contract.js';
 import { CHARGE_FEE_BPS, feeAmount, percentNumber, percentString } from './fees.js';
 import { ApiError, invalidData, type FieldErrors } from './http.js';
 import { newestFirst } from './ordering.js';
 import { newChargeReference, newOperatorId } from './ids.js';
-import { TEST_OTP, chargeOutcomeFor, type ChargeOutcome } from './test-data.js';
+import type { Account, ChargeRecord, ConfirmationAttemptRecord } from './store.js';
+import { TEST_OTP, chargeOutcomeFor } from './test-data.js';
 import { isoOffset, isoZ, utcDay } from './timestamps.js';
 import { ErrorCollector, dictExpected, isPlainObject, parseAmount, parseChoice, parseString } from './validation.js';
-
-export interface ConfirmationAttemptRecord {
-  ipAddress: string;
-  at: number;
-  status: 'success' | 'failed';
-}
-
-export interface ChargeRecord {
-  seq: number;
-  reference: string;
-  amount: number;
-  feeBps: number;
-  currency: 'XOF';
-  paymentMethod: 'mobile_money';
-  provider: Provider;
-  phone: string;
-  extId: string | null;
-  /** Known once the operator has answered (success or failure). */
-  operatorId: string | null;
-  ipAddress: string;
-  status: ChargeStatus;
-  displayText: string;
-  outcome: Exclude<ChargeOutcome, 'rejected'>;
-  createdAt: number;
-  updatedAt: number;
-  attempts: ConfirmationAttemptRecord[];
-  /** UUID of the checkout this charge pays, if it was made from the payment page. */
-  checkoutUuid: string | null;
-}
 
 export const CHARGE_NOT_FOUND_MESSAGE = 'Charge not found';
 
@@ -162,10 +132,6 @@ export function parseChargeRequest(raw: unknown): ChargeRequest {
   return { amount: amount!, provider: provider!, phone: phone!, confirmation, extId: extId ?? null };
 }
 
-function isProvider(value: string): value is Provider {
-  return (PROVIDERS as readonly string[]).includes(value);
-}
-
 export function createCharge(
   ctx: SandboxContext,
   account: Account,
@@ -280,7 +246,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 /** The list's `status` filter knows three values; each covers these charge statuses. */
-export const STATUS_FILTER: Readonly<Record<(typeof CHARGE_FILTER_STATUSES)[number], readonly ChargeStatus[]>> = {
+export const STATUS_FILTER: Readonly<Record<ChargeListStatusFilter, readonly ChargeStatus[]>> = {
   pending: ['pending', 'send_otp', 'pay_offline'],
   success: ['success'],
   failed: ['failed', 'canceled'],

@@ -2,12 +2,12 @@
 // (works without JavaScript); a few lines of plain script only poll the status
 // while a pay_offline charge waits for the phone. No API key: the checkout
 // reference in the address is the customer's only credential, as on the real page.
-import { PROVIDERS, type Provider } from '../upstream/types.js';
-import type { Account } from './accounts.js';
-import { createCharge, parseChargeRequest, submitOtp, type ChargeRecord } from './charges.js';
-import { attachCharge, type CheckoutRecord } from './checkouts.js';
+import { createCharge, parseChargeRequest, submitOtp } from './charges.js';
+import { attachCharge } from './checkouts.js';
 import type { SandboxContext } from './context.js';
+import { PROVIDERS, type Provider } from './contract.js';
 import { ApiError, html, json, redirect, type FieldErrors, type HttpResult } from './http.js';
+import type { Account, ChargeRecord, CheckoutRecord } from './store.js';
 import { TEST_OTP, TEST_PHONES } from './test-data.js';
 
 interface Bilingual {

@@ -1,31 +1,11 @@
 // Checkouts: initialization (returns the chk_ reference and the payment page
 // address), the UUID form everywhere else, and the link to the charge that pays it.
-import type { CheckoutStatus } from '../upstream/types.js';
-import type { Account } from './accounts.js';
-import type { ChargeRecord } from './charges.js';
 import type { SandboxContext } from './context.js';
 import { ApiError, invalidData } from './http.js';
 import { newCheckoutPublicReference, newUuid } from './ids.js';
+import type { Account, ChargeRecord, CheckoutRecord } from './store.js';
 import { isoOffset, isoZ } from './timestamps.js';
 import { ErrorCollector, dictExpected, isPlainObject, parseAmount, parseHttpUrl, parseString } from './validation.js';
-
-export interface CheckoutRecord {
-  seq: number;
-  uuid: string;
-  /** `chk_<32 hex>`: what initialization returns and the payment page address uses. */
-  publicReference: string;
-  amount: number;
-  email: string | null;
-  successUrl: string;
-  cancelUrl: string;
-  /** "" until a charge is created for the checkout, as the service shows it. */
-  phone: string;
-  provider: string;
-  chargeReference: string | null;
-  status: CheckoutStatus;
-  createdAt: number;
-  updatedAt: number;
-}
 
 export const CHECKOUT_NOT_FOUND_MESSAGE = 'Checkout not found';
 

@@ -17,6 +17,8 @@ export interface ManualClock extends Clock {
    * (ties in scheduling order), then awaits the webhook deliveries they started.
    */
   advance(ms: number): Promise<void>;
+  /** Timers scheduled and neither run nor cancelled: lets a test see that close() left none. */
+  pendingTimers(): number;
 }
 
 // A side channel so a ManualClock can wait for asynchronous work (webhook
@@ -99,6 +101,7 @@ export function manualClock(startMs: number = MANUAL_CLOCK_DEFAULT_START): Manua
       current = target;
       await drain();
     },
+    pendingTimers: () => timers.size,
     [TRACK]: track,
   };
   return clock;
@@ -123,9 +126,14 @@ export class Scheduler {
 
   after(ms: number, fn: () => unknown): TimerHandle {
     if (this.closed) return { cancel() {} };
-    let handle: TimerHandle | undefined;
+    const handle: TimerHandle = {
+      cancel: () => {
+        inner.cancel();
+        this.pending.delete(handle);
+      },
+    };
     const run = (): unknown => {
-      if (handle) this.pending.delete(handle);
+      this.pending.delete(handle);
       try {
         const result = fn();
         // Returned so a ManualClock can await it; failures are reported, not thrown.
@@ -136,12 +144,6 @@ export class Scheduler {
       }
     };
     const inner = this.clock.setTimeout(run as () => void, ms);
-    handle = {
-      cancel: () => {
-        inner.cancel();
-        this.pending.delete(handle!);
-      },
-    };
     this.pending.add(handle);
     return handle;
   }

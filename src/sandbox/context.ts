@@ -1,6 +1,6 @@
 // What every resource module needs from the running sandbox.
-import type { AccountStore } from './accounts.js';
 import type { Clock, Scheduler } from './clock.js';
+import type { AccountStore } from './store.js';
 
 export interface SandboxDelays {
   /** pay_offline charges complete by themselves after this. Default 5 s. */

@@ -1,6 +1,8 @@
 // Injected transport and protocol faults, to test clients against a
 // misbehaving payment service over real HTTP.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Scheduler, TimerHandle } from './clock.js';
+import { FaultRegistry, type ActiveEntry, type FaultTimes } from './fault-registry.js';
 import { html, json, writeResult, type HttpResult } from './http.js';
 import { pathMatches } from './request-log.js';
 import { isPlainObject } from './validation.js';
@@ -14,7 +16,7 @@ export interface FaultMatch {
   /** A string matches the path with or without trailing slash; a RegExp is tested against the path. */
   path: string | RegExp;
   /** How many matching requests it hits before it is removed. Default 1. */
-  times?: number | 'unlimited';
+  times?: FaultTimes;
 }
 
 export type FaultSpec = FaultMatch &
@@ -25,7 +27,7 @@ export type FaultSpec = FaultMatch &
     { kind: 'html'; httpStatus?: number; html?: string }
     | /** Processes the request, then sends its status with the JSON cut in the middle. */
     { kind: 'truncated' }
-    | /** Waits `ms` of real time, then proceeds normally; no `ms` (or null) never answers. */
+    | /** Waits `ms` on the sandbox clock, then proceeds normally; no `ms` (or null) never answers. */
     { kind: 'delay'; ms?: number | null }
     | /** Destroys the socket without an answer; with afterProcessing the request is carried out first. */
     { kind: 'reset'; afterProcessing?: boolean }
@@ -33,12 +35,7 @@ export type FaultSpec = FaultMatch &
     { kind: 'wrong_types' }
   );
 
-export interface ActiveFault {
-  id: string;
-  spec: FaultSpec;
-  /** Hits left; Infinity for 'unlimited'. */
-  remaining: number;
-}
+export type ActiveFault = ActiveEntry<FaultSpec>;
 
 export interface FaultInjector {
   add(spec: FaultSpec): string;
@@ -51,49 +48,35 @@ const DEFAULT_HTML =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 export class Faults implements FaultInjector {
-  private readonly active: ActiveFault[] = [];
-  private nextId = 1;
+  private readonly registry = new FaultRegistry<FaultSpec>('fault_', validateSpec);
 
   add(spec: FaultSpec): string {
-    validateSpec(spec);
-    const times = spec.times ?? 1;
-    const id = `fault_${this.nextId++}`;
-    this.active.push({ id, spec: { ...spec }, remaining: times === 'unlimited' ? Infinity : times });
-    return id;
+    return this.registry.add(spec);
   }
 
   remove(id: string): boolean {
-    const i = this.active.findIndex((f) => f.id === id);
-    if (i < 0) return false;
-    this.active.splice(i, 1);
-    return true;
+    return this.registry.remove(id);
   }
 
   clear(): void {
-    this.active.length = 0;
+    this.registry.clear();
   }
 
   list(): ActiveFault[] {
-    return this.active.map((f) => ({ ...f }));
+    return this.registry.list();
   }
 
   /** The first fault matching the request, consuming one of its hits. */
   take(method: string, path: string): FaultSpec | null {
-    const hit = this.active.find(
-      (f) => (f.spec.method === undefined || f.spec.method.toUpperCase() === method.toUpperCase()) && pathMatches(f.spec.path, path),
+    return this.registry.take(
+      (spec) => (spec.method === undefined || spec.method.toUpperCase() === method.toUpperCase()) && pathMatches(spec.path, path),
     );
-    if (!hit) return null;
-    hit.remaining -= 1;
-    if (hit.remaining <= 0) this.remove(hit.id);
-    return hit.spec;
   }
 }
 
 function validateSpec(spec: FaultSpec): void {
   if (!(FAULT_KINDS as readonly string[]).includes(spec.kind)) throw new TypeError(`unknown fault kind ${String(spec.kind)}`);
   if (typeof spec.path !== 'string' && !(spec.path instanceof RegExp)) throw new TypeError('fault path must be a string or RegExp');
-  const times = spec.times ?? 1;
-  if (times !== 'unlimited' && !(Number.isInteger(times) && times >= 1)) throw new TypeError('fault times must be an integer >= 1 or "unlimited"');
   if (spec.kind === 'envelope' && !isHttpStatus(spec.httpStatus)) throw new TypeError('envelope fault needs httpStatus');
   if (spec.kind === 'html' && spec.httpStatus !== undefined && !isHttpStatus(spec.httpStatus)) throw new TypeError('bad httpStatus');
   if (spec.kind === 'delay' && spec.ms !== undefined && spec.ms !== null && !(Number.isFinite(spec.ms) && spec.ms >= 0)) {
@@ -138,10 +121,16 @@ export function faultSpecFromJson(raw: unknown): FaultSpec {
   }
 }
 
-/** Real-time waits and never-answered requests, so close() can end them. */
+/**
+ * Delays run on the sandbox clock, so a test with a ManualClock decides when a
+ * delayed answer goes out; delays and never-answered requests are kept so
+ * close() can end them.
+ */
 export class FaultRuntime {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<TimerHandle>();
   private readonly held = new Set<ServerResponse>();
+
+  constructor(private readonly scheduler: Scheduler) {}
 
   async apply(spec: FaultSpec, req: IncomingMessage, res: ServerResponse, proceed: () => Promise<HttpResult>): Promise<void> {
     switch (spec.kind) {
@@ -175,7 +164,7 @@ export class FaultRuntime {
   }
 
   close(): void {
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.cancel();
     this.timers.clear();
     for (const res of this.held) res.destroy();
     this.held.clear();
@@ -183,10 +172,10 @@ export class FaultRuntime {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const t = setTimeout(() => {
+      const t = this.scheduler.after(ms, () => {
         this.timers.delete(t);
         resolve();
-      }, ms);
+      });
       this.timers.add(t);
     });
   }

@@ -1,6 +1,6 @@
 // Fee rates are integer basis points (250 = 2.5%) so money never touches a
 // float; the wire shows the rate in percent, as the spec requires.
-import type { Provider } from '../upstream/types.js';
+import type { Provider } from './contract.js';
 
 export const CHARGE_FEE_BPS: Readonly<Record<Provider, number>> = {
   opa_bf: 250,

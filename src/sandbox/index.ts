@@ -1,13 +1,14 @@
 // Public API of the embedded sandbox of the payment service (test mode).
 // See README.md in this folder for the behaviour and the documented choices.
 import type { AddressInfo } from 'node:net';
-import { WALLETS, type Wallet } from '../upstream/types.js';
-import { AccountStore, isTestKey, type Bucket } from './accounts.js';
 import { Scheduler, realClock, type Clock } from './clock.js';
 import { DEFAULT_DELAYS, type SandboxContext, type SandboxDelays } from './context.js';
+import { WALLETS, type Wallet } from './contract.js';
 import { FaultRuntime, Faults, type FaultInjector } from './faults.js';
 import { Requests, type RequestLog } from './request-log.js';
 import { createSandboxServer } from './server.js';
+import { AccountStore, isTestKey, type Bucket } from './store.js';
+import { WebhookFaults, type WebhookFaultInjector } from './webhook-faults.js';
 import { WebhookDispatcher, type SandboxWebhookTarget, type WebhookDelivery } from './webhooks.js';
 
 export { manualClock, realClock, MANUAL_CLOCK_DEFAULT_START, type Clock, type ManualClock, type TimerHandle } from './clock.js';
@@ -16,8 +17,15 @@ export { FAULT_KINDS, type ActiveFault, type FaultInjector, type FaultKind, type
 export type { RecordedRequest, RequestFilter, RequestLog } from './request-log.js';
 export { TEST_OTP, TEST_PHONES, TEST_WALLET_FUNDING, type TestPhones } from './test-data.js';
 export { CHARGE_FEE_BPS, SETTLEMENT_FEE_BPS, TRANSFER_FEE_BPS, feeAmount } from './fees.js';
-export { NO_PAYOUT_KEY_PREFIX, TEST_KEY_PREFIX } from './accounts.js';
+export { NO_PAYOUT_KEY_PREFIX, TEST_KEY_PREFIX } from './store.js';
 export { WEBHOOK_RETRIES, signWebhook, type SandboxWebhookTarget, type WebhookDelivery } from './webhooks.js';
+export {
+  WEBHOOK_FAULT_KINDS,
+  type ActiveWebhookFault,
+  type WebhookFaultInjector,
+  type WebhookFaultKind,
+  type WebhookFaultSpec,
+} from './webhook-faults.js';
 
 export interface SandboxOptions {
   /** 0 = any free port. Default 0. */
@@ -57,6 +65,8 @@ export interface Sandbox {
   requests: RequestLog;
   faults: FaultInjector;
   webhooks: WebhookLog;
+  /** How later webhook events are delivered: twice, late, out of order, or never. */
+  webhookFaults: WebhookFaultInjector;
   /** Changes the delivery target at run time (later events only; retries keep their target). */
   setWebhook(target: SandboxWebhookTarget | null): void;
   /**
@@ -73,11 +83,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const delays = resolveDelays(options.delays);
   const log = options.log ?? (() => {});
   const scheduler = new Scheduler(clock, (error) => log(`internal error in a scheduled task: ${error instanceof Error ? error.stack : String(error)}`));
-  const webhooks = new WebhookDispatcher(clock, scheduler, delays.webhookRetryBaseMs, log);
+  const webhookFaults = new WebhookFaults();
+  const webhooks = new WebhookDispatcher(clock, scheduler, delays.webhookRetryBaseMs, log, webhookFaults);
   webhooks.setTarget(options.webhook ?? null);
   const accounts = new AccountStore();
   const faults = new Faults();
-  const faultRuntime = new FaultRuntime();
+  const faultRuntime = new FaultRuntime(scheduler);
   const requests = new Requests();
   let baseUrl = '';
 
@@ -90,7 +101,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: () => baseUrl,
     log,
   };
-  const server = createSandboxServer({ ctx, faults, faultRuntime, requests });
+  const webhookFaultControl: WebhookFaultInjector = {
+    add: (spec) => webhookFaults.add(spec),
+    remove: (id) => webhookFaults.remove(id),
+    clear: () => webhookFaults.clear(),
+    list: () => webhookFaults.list(),
+    release: () => webhooks.releaseHeld(),
+  };
+  const server = createSandboxServer({ ctx, faults, faultRuntime, requests, webhookFaults: webhookFaultControl });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clear: () => webhooks.clearDeliveries(),
       idle: () => webhooks.idle(),
     },
+    webhookFaults: webhookFaultControl,
     setWebhook: (target) => webhooks.setTarget(target),
     setBalance(apiKey, patch) {
       if (!isTestKey(apiKey)) throw new TypeError('setBalance needs a test key (sk_test_...)');

@@ -5,14 +5,15 @@ import { balanceView } from './balance.js';
 import { chargeCreatedView, chargeSubmitView, chargeView, createCharge, findCharge, listCharges, parseChargeRequest, parseSubmitRequest, submitOtp } from './charges.js';
 import { checkoutPageStatus, cancelFromPage, payFromPage, showCheckoutPage, submitOtpFromPage } from './checkout-page.js';
 import { checkoutView, findCheckout, initializeCheckout } from './checkouts.js';
-import type { Account } from './accounts.js';
 import type { SandboxContext } from './context.js';
 import { FaultRuntime, faultSpecFromJson, type Faults } from './faults.js';
 import { newestFirst } from './ordering.js';
 import { ApiError, BodyTooLarge, clientIp, envelope, readBody, writeResult, type HttpResult } from './http.js';
 import { trimSlash, type Requests } from './request-log.js';
+import type { Account } from './store.js';
 import { cancelSettlement, createSettlement, findSettlement, listSettlements, settlementView } from './settlements.js';
 import { bulkTransfer, createTransfer, findTransfer, listTransfers, transferCreatedView, transferView } from './transfers.js';
+import { webhookFaultSpecFromJson, webhookFaultView, type WebhookFaultInjector } from './webhook-faults.js';
 
 interface RequestInput {
   params: string[];
@@ -24,7 +25,13 @@ interface RequestInput {
 type Route =
   | { method: string; pattern: string; kind: 'api'; body: boolean; handle: (ctx: SandboxContext, account: Account, input: RequestInput) => HttpResult }
   | { method: string; pattern: string; kind: 'page'; handle: (ctx: SandboxContext, input: RequestInput & { body: URLSearchParams }) => HttpResult }
-  | { method: string; pattern: string; kind: 'admin'; handle: (input: RequestInput, faults: Faults) => HttpResult };
+  | { method: string; pattern: string; kind: 'admin'; handle: (input: RequestInput, control: Control) => HttpResult };
+
+/** What the /_sandbox control endpoints act on. */
+interface Control {
+  faults: Faults;
+  webhookFaults: WebhookFaultInjector;
+}
 
 const ok = (status: number, message: string, data: unknown) => envelope(status, true, message, { data });
 const param = (input: RequestInput, i = 0) => input.params[i]!;
@@ -85,27 +92,48 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: '/checkout/:ref/status', kind: 'page', handle: (ctx, i) => checkoutPageStatus(ctx, param(i)) },
   // Fault control for integrators (no key: test mode only)
   { method: 'GET', pattern: '/_sandbox/faults', kind: 'admin',
-    handle: (_i, faults) => ok(200, 'Active faults', faults.list().map((f) => ({ id: f.id, kind: f.spec.kind, method: f.spec.method ?? null, path: String(f.spec.path), remaining: Number.isFinite(f.remaining) ? f.remaining : 'unlimited' }))) },
+    handle: (_i, { faults }) => ok(200, 'Active faults', faults.list().map((f) => ({ id: f.id, kind: f.spec.kind, method: f.spec.method ?? null, path: String(f.spec.path), remaining: Number.isFinite(f.remaining) ? f.remaining : 'unlimited' }))) },
   { method: 'POST', pattern: '/_sandbox/faults', kind: 'admin',
-    handle: (i, faults) => {
-      try {
-        return ok(201, 'Fault added', { id: faults.add(faultSpecFromJson(i.body)) });
-      } catch (error) {
-        if (error instanceof TypeError) throw new ApiError(400, `Invalid fault: ${error.message}`, { errorCode: 'INVALID_DATA' });
-        throw error;
-      }
-    } },
+    handle: (i, { faults }) => ok(201, 'Fault added', { id: readSpec(() => faults.add(faultSpecFromJson(i.body))) }) },
   { method: 'DELETE', pattern: '/_sandbox/faults', kind: 'admin',
-    handle: (_i, faults) => {
+    handle: (_i, { faults }) => {
       faults.clear();
       return ok(200, 'Faults cleared', null);
     } },
   { method: 'DELETE', pattern: '/_sandbox/faults/:id', kind: 'admin',
-    handle: (i, faults) => {
+    handle: (i, { faults }) => {
       if (!faults.remove(param(i))) throw new ApiError(404, 'Fault not found');
       return ok(200, 'Fault removed', null);
     } },
+  // Webhook delivery faults, the same way
+  { method: 'GET', pattern: '/_sandbox/webhook-faults', kind: 'admin',
+    handle: (_i, { webhookFaults }) => ok(200, 'Active webhook faults', webhookFaults.list().map(webhookFaultView)) },
+  { method: 'POST', pattern: '/_sandbox/webhook-faults', kind: 'admin',
+    handle: (i, { webhookFaults }) =>
+      ok(201, 'Webhook fault added', { id: readSpec(() => webhookFaults.add(webhookFaultSpecFromJson(i.body))) }) },
+  { method: 'DELETE', pattern: '/_sandbox/webhook-faults', kind: 'admin',
+    handle: (_i, { webhookFaults }) => {
+      webhookFaults.clear();
+      return ok(200, 'Webhook faults cleared', null);
+    } },
+  { method: 'DELETE', pattern: '/_sandbox/webhook-faults/:id', kind: 'admin',
+    handle: (i, { webhookFaults }) => {
+      if (!webhookFaults.remove(param(i))) throw new ApiError(404, 'Webhook fault not found');
+      return ok(200, 'Webhook fault removed', null);
+    } },
+  { method: 'POST', pattern: '/_sandbox/webhook-faults/release', kind: 'admin',
+    handle: (_i, { webhookFaults }) => ok(200, 'Held webhooks released', { released: webhookFaults.release() }) },
 ];
+
+/** A spec the control API refuses is the caller's mistake: 400, with the reason. */
+function readSpec(add: () => string): string {
+  try {
+    return add();
+  } catch (error) {
+    if (error instanceof TypeError) throw new ApiError(400, `Invalid fault: ${error.message}`, { errorCode: 'INVALID_DATA' });
+    throw error;
+  }
+}
 
 /** Routes whose pattern fits the path; where a literal segment and a parameter both fit, the literal wins. */
 function matchRoutes(path: string): { routes: Route[]; params: string[] } {
@@ -146,10 +174,11 @@ export interface ServerParts {
   faults: Faults;
   faultRuntime: FaultRuntime;
   requests: Requests;
+  webhookFaults: WebhookFaultInjector;
 }
 
 export function createSandboxServer(parts: ServerParts): Server {
-  const { ctx, faults, faultRuntime, requests } = parts;
+  const { ctx, faults, faultRuntime, requests, webhookFaults } = parts;
   return createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       ctx.log(`internal error on ${req.method} ${req.url?.split('?')[0]}: ${error instanceof Error ? error.stack : String(error)}`);
@@ -200,7 +229,7 @@ export function createSandboxServer(parts: ServerParts): Server {
         }
         case 'admin':
           if (method === 'POST') input.body = await readJson(req);
-          return route.handle(input, faults);
+          return route.handle(input, { faults, webhookFaults });
       }
     } catch (error) {
       if (error instanceof ApiError) return error.toResult();

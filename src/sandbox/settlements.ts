@@ -1,28 +1,14 @@
 // Settlements: collection funds move to the payout account through
 // processing -> in_transit -> success on the clock; cancellable only while processing.
-import type { SettlementStatus } from '../upstream/types.js';
-import type { Account, PaymentAccount } from './accounts.js';
-import type { TimerHandle } from './clock.js';
 import type { SandboxContext } from './context.js';
+import type { SettlementStatus } from './contract.js';
 import { SETTLEMENT_FEE_BPS, feeAmount } from './fees.js';
 import { ApiError, invalidData } from './http.js';
 import { newUuid } from './ids.js';
 import { newestFirst } from './ordering.js';
+import type { Account, SettlementRecord } from './store.js';
 import { isoOffset, isoZ } from './timestamps.js';
 import { ErrorCollector, dictExpected, isPlainObject, parseAmount } from './validation.js';
-
-export interface SettlementRecord {
-  seq: number;
-  reference: string;
-  amount: number;
-  /** Taken out of the payout: the payment account receives amount - fees. */
-  fees: number;
-  status: SettlementStatus;
-  payout: PaymentAccount;
-  createdAt: number;
-  updatedAt: number;
-  nextMove: TimerHandle | null;
-}
 
 export const NO_PAYMENT_ACCOUNT_MESSAGE = 'No payment account found. Create one in your business settings.';
 export const NOT_CANCELLABLE_MESSAGE = 'Settlement can only be cancelled when in processing status';

@@ -1,6 +1,6 @@
 // The fixed test data of test mode. Integrators' test suites hard-code these,
 // so they must never change.
-import type { Provider } from '../upstream/types.js';
+import type { Provider } from './contract.js';
 
 export const TEST_OTP = '123456';
 

@@ -1,13 +1,12 @@
 // Transfers, single and bulk: debited (amount + fee) from the wallet's available
 // balance into pending when queued, settled by the operator after transferMs.
-import { isValidRecipientFor, walletForPhone } from '../upstream/phone-rules.js';
-import { WALLETS, type TransferStatus, type Wallet } from '../upstream/types.js';
-import type { Account } from './accounts.js';
 import type { SandboxContext } from './context.js';
+import { WALLETS, isValidRecipientFor, walletForPhone, type Wallet } from './contract.js';
 import { TRANSFER_FEE_BPS, feeAmount, percentNumber, percentString } from './fees.js';
 import { ApiError, invalidData, type FieldErrors } from './http.js';
 import { newTransferReference } from './ids.js';
 import { newestFirst } from './ordering.js';
+import type { Account, TransferRecord } from './store.js';
 import { transferFailsFor } from './test-data.js';
 import { isoOffset } from './timestamps.js';
 import { ErrorCollector, REQUIRED, dictExpected, isPlainObject, parseAmount, parseChoice, parseString } from './validation.js';
@@ -15,21 +14,6 @@ import { ErrorCollector, REQUIRED, dictExpected, isPlainObject, parseAmount, par
 export const MIN_TRANSFER_AMOUNT = 100;
 export const BULK_MAX_ITEMS = 100;
 export const BULK_CALLS_PER_SECOND = 5;
-
-export interface TransferRecord {
-  seq: number;
-  reference: string;
-  amount: number;
-  feeBps: number;
-  /** amount + fee, what moved from available to pending. */
-  debited: number;
-  recipientPhone: string;
-  recipientWallet: Wallet;
-  extId: string | null;
-  ipAddress: string;
-  status: TransferStatus;
-  createdAt: number;
-}
 
 export const TRANSFER_NOT_FOUND_MESSAGE = 'Transfer not found';
 

@@ -1,10 +1,12 @@
 // Webhook delivery: one serialized body per event, signed once, posted with
 // undici; non-2xx or network errors are retried on the clock with the same bytes.
+// Injected delivery faults (webhook-faults.ts) decide how each event goes out.
 import { createHash, createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { trackOnClock, type Clock, type Scheduler } from './clock.js';
 import type { WebhookEventKind } from './context.js';
 import { LOG_CAPACITY } from './request-log.js';
+import type { WebhookFaults } from './webhook-faults.js';
 
 export interface SandboxWebhookTarget {
   url: string;
@@ -50,6 +52,8 @@ export class WebhookDispatcher {
   });
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: WebhookDelivery[] = [];
+  /** Deliveries held back by an `out_of_order` fault, oldest first. */
+  private readonly held: Prepared[] = [];
   private closed = false;
 
   constructor(
@@ -57,6 +61,7 @@ export class WebhookDispatcher {
     private readonly scheduler: Scheduler,
     private readonly retryBaseMs: number,
     private readonly writeLog: (line: string) => void,
+    private readonly faults: WebhookFaults,
   ) {}
 
   setTarget(target: SandboxWebhookTarget | null): void {
@@ -74,8 +79,40 @@ export class WebhookDispatcher {
   emit(event: WebhookEventKind, data: unknown): void {
     if (this.closed || !this.target) return;
     const body = Buffer.from(JSON.stringify({ event, data }), 'utf8');
-    // Signed with the target of the moment: retries keep the bytes and the signature.
-    this.attempt({ event, url: this.target.url, body, signature: signWebhook(body, this.target.secret, this.target.scheme) }, 1);
+    // Signed with the target of the moment: retries, copies and late sends keep the bytes and the signature.
+    const prepared: Prepared = { event, url: this.target.url, body, signature: signWebhook(body, this.target.secret, this.target.scheme) };
+    const fault = this.faults.take(event, data);
+    switch (fault?.kind) {
+      case undefined:
+        void this.deliver(prepared);
+        return;
+      case 'duplicate':
+        this.writeLog(`webhook ${event}: injected duplicate`);
+        void this.deliver(prepared, async () => {
+          if (!this.closed) await this.attempt(prepared, 1);
+        });
+        return;
+      case 'delay': {
+        const ms = fault.ms ?? Math.max(0, fault.until - this.clock.now());
+        this.writeLog(`webhook ${event}: injected delay of ${ms} ms`);
+        this.scheduler.after(ms, () => (this.closed ? undefined : this.deliver(prepared)));
+        return;
+      }
+      case 'out_of_order':
+        this.writeLog(`webhook ${event}: held until the next delivery (injected out_of_order)`);
+        this.held.push(prepared);
+        return;
+      case 'drop':
+        this.writeLog(`webhook ${event}: dropped (injected)`);
+        return;
+    }
+  }
+
+  /** Sends every held delivery now, oldest first; returns how many. */
+  releaseHeld(): number {
+    const released = this.held.splice(0);
+    if (released.length > 0) this.track(this.sendInOrder(released));
+    return released.length;
   }
 
   deliveries(): WebhookDelivery[] {
@@ -93,19 +130,46 @@ export class WebhookDispatcher {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.held.length = 0;
     await this.agent.destroy().catch(() => undefined);
     await this.idle();
   }
 
-  private attempt(prepared: Prepared, attempt: number): Promise<void> {
-    const work = this.send(prepared, attempt).then((ok) => {
-      if (ok || this.closed || attempt > WEBHOOK_RETRIES) return;
-      this.scheduler.after(this.retryBaseMs * 2 ** (attempt - 1), () => this.attempt(prepared, attempt + 1));
+  /**
+   * A first attempt that goes out normally; once it is over, `then` runs (a
+   * duplicate's copy), then the deliveries held before it, so they arrive after it.
+   */
+  private deliver(prepared: Prepared, then?: () => Promise<void>): Promise<void> {
+    const released = this.held.splice(0);
+    return this.attempt(prepared, 1, async () => {
+      await then?.();
+      await this.sendInOrder(released);
     });
+  }
+
+  private async sendInOrder(deliveries: Prepared[]): Promise<void> {
+    for (const prepared of deliveries) {
+      if (this.closed) return;
+      await this.attempt(prepared, 1);
+    }
+  }
+
+  private attempt(prepared: Prepared, attempt: number, afterwards?: () => Promise<void>): Promise<void> {
+    const work = this.send(prepared, attempt).then(async (ok) => {
+      if (!ok && !this.closed && attempt <= WEBHOOK_RETRIES) {
+        this.scheduler.after(this.retryBaseMs * 2 ** (attempt - 1), () => this.attempt(prepared, attempt + 1));
+      }
+      await afterwards?.();
+    });
+    this.track(work);
+    return work;
+  }
+
+  /** In flight for idle(), and for a ManualClock's advance(). */
+  private track(work: Promise<void>): void {
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work));
     trackOnClock(this.clock, work);
-    return work;
   }
 
   private async send(prepared: Prepared, attempt: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 // Balances: what was collected, and what each wallet can pay out.
 import type { Balance, MoneyBucket, Wallet } from '../upstream/types.js';
+import { access } from './access.js';
 import { builder } from './builder.js';
 import { WalletEnum } from './enums.js';
 
@@ -32,6 +33,7 @@ const BalanceRef = builder.objectRef<Balance>('Balance').implement({
 
 builder.queryField('balance', (t) =>
   t.field({
+    ...access({ scope: 'payments:read' }),
     type: BalanceRef,
     description: 'Current balances.',
     resolve: (_root, _args, ctx) => ctx.upstream.fetchBalance(),

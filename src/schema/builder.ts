@@ -4,7 +4,9 @@
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type { GraphQLResolveInfo } from 'graphql';
+import { access, refusal, scopeLoaders, type GatewayAuthScopes } from './access.js';
 import type { GatewayContext } from './context.js';
 import { NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
 
@@ -16,11 +18,19 @@ export interface GatewaySchemaTypes {
     JSON: { Input: unknown; Output: unknown };
   };
   Connection: { totalCount: number };
+  AuthScopes: GatewayAuthScopes;
   DefaultFieldNullability: false;
 }
 
 export const builder = new SchemaBuilder<GatewaySchemaTypes>({
-  plugins: [RelayPlugin, ErrorsPlugin],
+  // Relay first so that auth rules see decoded global IDs; scope-auth before errors so a refusal is never a union member.
+  plugins: [RelayPlugin, ScopeAuthPlugin, ErrorsPlugin],
+  scopeAuth: {
+    // Subscriptions are checked when they start, not at each event.
+    authorizeOnSubscribe: true,
+    authScopes: scopeLoaders,
+    unauthorizedError: (_parent, ctx, info) => refusal(ctx, info),
+  },
   defaultFieldNullability: false,
   relay: {
     cursorType: 'String',
@@ -29,10 +39,13 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     encodeGlobalID: encodeGlobalId,
     decodeGlobalID: decodeGlobalId,
     nodeQueryOptions: {
+      // A client token may fetch its own charge or checkout by global ID.
+      ...access<{ id: { typename: string; id: string } }>({ scope: 'payments:read', client: ({ id }) => clientResourceOf(id) }),
       description: 'Fetches any checkout, charge, transfer or settlement by its global ID; null when the ID is malformed, foreign or unknown.',
       resolve: (_root, { id }, _ctx, _info, resolveNode) => (NODE_TYPES.has(id.typename) ? resolveNode(id) : null),
     },
     nodesQueryOptions: {
+      ...access({ scope: 'payments:read' }),
       description: 'Fetches several nodes by global ID, in order; null in place of each malformed, foreign or unknown ID.',
       // The plugin's own callback resolves all the ids it was given, foreign ones included.
       resolve: (_root, { ids }, ctx, info) => resolveKnownNodes(ids, ctx, info),
@@ -53,8 +66,16 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
   },
   errors: {
     defaultTypes: [],
+    // A mutation answers its payload type itself in the result union (no wrapping Success object).
+    directResult: true,
   },
 });
+
+function clientResourceOf(id: { typename: string; id: string }) {
+  if (id.typename === 'Charge') return { kind: 'charge', reference: id.id } as const;
+  if (id.typename === 'Checkout') return { kind: 'checkout', reference: id.id } as const;
+  return null;
+}
 
 /** Our node types resolved through the plugin; anything else is null in its place. */
 async function resolveKnownNodes(

@@ -1,11 +1,11 @@
 // Charges: collect a payment from a phone without a redirect. Create one, tell
 // the customer what to do (nextAction), then submit the OTP or wait for the
 // confirmation on the phone.
-import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-import { runIdempotent } from '../idempotency/run.js';
+import { extIdForKey } from '../idempotency/ext-id.js';
 import { CHARGE_FILTER_STATUSES, type Charge, type ChargeListFilter, type ChargeStatus, type ConfirmationAttempt, type CreatedCharge, type Provider } from '../upstream/types.js';
 import type { GatewayContext } from './context.js';
+import { access, merchantOnly } from './access.js';
 import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
@@ -20,19 +20,18 @@ import {
   RateLimitedError,
   UnauthorizedChargeProviderError,
   UnsupportedProviderError,
-  UpstreamFailureError,
+  UpstreamError,
   ValidationError,
-} from './errors.js';
-import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+} from '../errors/payment-errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { buildConnection, listScope, parseConnectionArgs } from './pagination.js';
 import { ChargeRef } from './refs.js';
-import { Checks } from './validation.js';
 
 const ConfirmationAttemptRef = builder.objectRef<ConfirmationAttempt>('ConfirmationAttempt').implement({
   description: 'One attempt at confirming a charge (an OTP submission).',
   fields: (t) => ({
-    ipAddress: t.exposeString('ipAddress', { nullable: true, description: 'Where the attempt came from, as the service saw it.' }),
+    ipAddress: t.string({ nullable: true, resolve: merchantOnly((a) => a.ipAddress), description: 'Where the attempt came from, as the service saw it (null for a client token).' }),
     attemptDate: t.field({ type: 'DateTime', resolve: (a) => a.attemptDate, description: 'When it was made (UTC).' }),
     status: t.exposeString('status', { description: '"success" or "failed".' }),
   }),
@@ -50,9 +49,9 @@ builder.node(ChargeRef, {
     status: t.field({ type: ChargeStatusEnum, resolve: (c) => c.status, description: 'Payment state.' }),
     provider: t.field({ type: ProviderEnum, resolve: (c) => c.provider, description: 'Operator the customer pays with.' }),
     phone: t.exposeString('phone', { nullable: true, description: 'Customer phone number (may be masked by the service).' }),
-    extId: t.exposeString('extId', { nullable: true, description: 'Your external id, as given at creation.' }),
-    operatorId: t.exposeString('operatorId', { nullable: true, description: 'The operator\'s own transaction id.' }),
-    ipAddress: t.exposeString('ipAddress', { nullable: true, description: 'IP address the charge was created from.' }),
+    extId: t.string({ nullable: true, resolve: merchantOnly((c) => c.extId), description: 'Your external id, as given at creation (null for a client token).' }),
+    operatorId: t.string({ nullable: true, resolve: merchantOnly((c) => c.operatorId), description: 'The operator\'s own transaction id (null for a client token).' }),
+    ipAddress: t.string({ nullable: true, resolve: merchantOnly((c) => c.ipAddress), description: 'IP address the charge was created from (null for a client token).' }),
     paymentMethod: t.exposeString('paymentMethod', { description: 'Always "mobile_money" today.' }),
     transactionDate: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.transactionDate, description: 'When the operator recorded the transaction (UTC).' }),
     createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.createdAt, description: 'When it was created (UTC).' }),
@@ -112,6 +111,7 @@ function toUpstreamFilter(filter: ChargeFilterArgs | null | undefined): ChargeLi
 
 builder.queryFields((t) => ({
   charge: t.field({
+    ...access<{ reference: string }>({ scope: 'payments:read', client: ({ reference }) => ({ kind: 'charge', reference }) }),
     type: ChargeRef,
     nullable: true,
     description: 'A charge by reference; null when none exists.',
@@ -119,6 +119,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { reference }, ctx) => ctx.loaders.charge.load(reference),
   }),
   charges: t.connection({
+    ...access({ scope: 'payments:read' }),
     type: ChargeRef,
     description: 'Charges, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
     args: { filter: t.arg({ type: ChargeFilterInput }) },
@@ -171,6 +172,10 @@ const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateC
     displayText: t.exposeString('displayText', { description: 'Instructions for the customer, from the operator (may contain a USSD code to dial).' }),
     nextAction: t.field({ type: NextActionEnum, resolve: (p) => p.nextAction, description: 'What the customer must do next.' }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
+    clientToken: t.string({
+      description: 'A token for the customer\'s browser, bound to this one charge (see CLIENT_TOKEN_TTL): it may read the charge, submit its OTP and follow chargeUpdated. Send it as `Authorization: Bearer <clientToken>`.',
+      resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'charge', reference: p.reference })).token,
+    }),
     charge: t.field({
       type: ChargeRef,
       nullable: true,
@@ -188,78 +193,61 @@ const CreateChargeInput = builder.inputType('CreateChargeInput', {
     provider: t.field({ type: ProviderEnum, required: true, description: 'The customer\'s operator.' }),
     confirmationMethod: t.field({ type: ConfirmationMethodEnum, description: 'OPB_BF only: USSD to confirm on the phone instead of an OTP.' }),
     extId: t.string({ description: 'Your own reference for this payment (at most 100 characters).' }),
-    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    idempotencyKey: t.string({ required: true, description: IDEMPOTENCY_KEY_DESCRIPTION }),
   }),
 });
 
-const CREATE_CHARGE_ERRORS = [
-  ValidationError,
-  InvalidAccountError,
-  UnsupportedProviderError,
-  UnauthorizedChargeProviderError,
-  OtpStillValidError,
-  RateLimitedError,
-  IdempotencyConflictError,
-  UpstreamFailureError,
-] as const;
+type ChargeRequest = Parameters<GatewayContext['upstream']['createCharge']>[0];
 
-/**
- * With an idempotency key and no extId of the client's, we tag the charge
- * with an extId derived from the key, so a charge whose creation got no
- * answer can later be found in the list instead of being created twice.
- */
-export function extIdForKey(key: string): string {
-  return `idem_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+function chargePayload(created: CreatedCharge, provider: Provider): CreateChargePayloadShape {
+  return { ...created, provider, nextAction: nextActionFor(created.status, provider) };
 }
 
-builder.mutationField('createCharge', (t) =>
-  t.field({
-    type: CreateChargePayload,
-    description: 'Starts collecting a payment from a phone. The customer then confirms (see nextAction).',
-    args: { input: t.arg({ type: CreateChargeInput, required: true }) },
-    errors: { types: [...CREATE_CHARGE_ERRORS], directResult: true, union: { name: 'CreateChargeResult', description: 'The new charge, or why it was not created.' } },
-    resolve: (_root, { input }, ctx) =>
-      withTypedErrors(CREATE_CHARGE_ERRORS, async () => {
-        const checks = new Checks();
-        checks.amount(checks.at('amount'), input.amount);
-        checks.phoneFor(checks.at('phone'), input.provider, input.phone);
-        checks.maxLength(checks.at('extId'), input.extId, 100);
-        if (input.confirmationMethod && input.provider !== 'opb_bf') {
-          checks.fail(checks.at('confirmationMethod'), 'Only OPB_BF lets the customer choose how to confirm.');
-        }
-        checks.done();
-        const extId = input.extId ?? (input.idempotencyKey ? extIdForKey(input.idempotencyKey) : null);
-        const request = {
-          amount: input.amount,
-          phone: input.phone,
-          provider: input.provider,
-          confirmationMethod: input.confirmationMethod ?? null,
-          extId,
-        };
-        const payload = (created: CreatedCharge): CreateChargePayloadShape => ({
-          ...created,
-          provider: input.provider,
-          nextAction: nextActionFor(created.status, input.provider),
-        });
-        return runIdempotent({
-          store: ctx.idempotency,
-          operation: 'createCharge',
-          key: input.idempotencyKey,
-          input: request,
-          meta: extId ? { extId } : {},
-          execute: async () => payload(await ctx.upstream.createCharge(request)),
-          reconcile: async (meta) => {
-            if (!meta.extId) return null;
-            const page = await ctx.upstream.listCharges({ phone: input.phone, provider: input.provider }, { page: 1, pageSize: 100 });
-            const found = page.items.find((c) => c.extId === meta.extId);
-            return found
-              ? payload({ reference: found.reference, status: found.status, displayText: '', liveMode: found.liveMode })
-              : null;
-          },
-        });
-      }),
+paymentMutation('createCharge', {
+  description: 'Starts collecting a payment from a phone. The customer then confirms (see nextAction).',
+  arg: { name: 'input', type: CreateChargeInput },
+  payload: CreateChargePayload,
+  errors: [
+    ValidationError,
+    InvalidAccountError,
+    UnsupportedProviderError,
+    UnauthorizedChargeProviderError,
+    OtpStillValidError,
+    RateLimitedError,
+    IdempotencyConflictError,
+    UpstreamError,
+  ],
+  result: { name: 'CreateChargeResult', description: 'The new charge, or why it was not created.' },
+  access: { scope: 'payments:collect' },
+  movesMoney: true,
+  validate: (input, checks) => {
+    checks.amount(checks.at('amount'), input.amount);
+    checks.phoneFor(checks.at('phone'), input.provider, input.phone);
+    checks.maxLength(checks.at('extId'), input.extId, 100);
+    if (input.confirmationMethod && input.provider !== 'opb_bf') {
+      checks.fail(checks.at('confirmationMethod'), 'Only OPB_BF lets the customer choose how to confirm.');
+    }
+  },
+  // Without an extId of the client's, one derived from the key lets a charge whose answer was lost be found again.
+  request: (input, key): ChargeRequest => ({
+    amount: input.amount,
+    phone: input.phone,
+    provider: input.provider,
+    confirmationMethod: input.confirmationMethod ?? null,
+    extId: input.extId ?? (key ? extIdForKey(key) : null),
   }),
-);
+  idempotency: {
+    key: (input) => input.idempotencyKey,
+    meta: (request): Record<string, string> => (request.extId ? { extId: request.extId } : {}),
+    reconcile: async (request, ctx) => {
+      if (!request.extId) return null;
+      const page = await ctx.upstream.listCharges({ phone: request.phone, provider: request.provider }, { page: 1, pageSize: 100 });
+      const found = page.items.find((c) => c.extId === request.extId);
+      return found ? chargePayload({ reference: found.reference, status: found.status, displayText: '', liveMode: found.liveMode }, request.provider) : null;
+    },
+  },
+  execute: async (request, ctx) => chargePayload(await ctx.upstream.createCharge(request), request.provider),
+});
 
 // ---- submitChargeOtp ------------------------------------------------------
 
@@ -291,39 +279,29 @@ const SubmitChargeOtpPayload = builder.objectRef<{ charge: Charge }>('SubmitChar
   }),
 });
 
-// InsufficientFundsError here is the customer's: the operator declined the payment for lack of funds.
-const SUBMIT_OTP_ERRORS = [
-  ValidationError,
-  OtpInvalidError,
-  OtpExpiredError,
-  InsufficientFundsError,
-  NotFoundError,
-  RateLimitedError,
-  UpstreamFailureError,
-] as const;
-
-builder.mutationField('submitChargeOtp', (t) =>
-  t.field({
-    type: SubmitChargeOtpPayload,
-    description: 'Confirms a SEND_OTP charge with the customer\'s OTP. A wrong OTP can be corrected: submit again with the right one.',
-    args: { input: t.arg({ type: SubmitChargeOtpInput, required: true }) },
-    errors: { types: [...SUBMIT_OTP_ERRORS], directResult: true, union: { name: 'SubmitChargeOtpResult', description: 'The confirmed charge, or why it was not confirmed.' } },
-    resolve: (_root, { input }, ctx) =>
-      withTypedErrors(
-        SUBMIT_OTP_ERRORS,
-        async () => {
-          const checks = new Checks();
-          checks.nonEmpty(checks.at('chargeReference'), input.chargeReference, 'The charge reference');
-          checks.nonEmpty(checks.at('otp'), input.otp, 'The OTP');
-          if (input.otp.trim() !== '' && !/^\d{4,8}$/.test(input.otp.trim())) checks.fail(checks.at('otp'), 'The OTP is 4 to 8 digits.');
-          checks.done();
-          // Never retried automatically: the service counts attempts.
-          const charge = await ctx.upstream.submitChargeOtp({ chargeReference: input.chargeReference.trim(), otp: input.otp.trim() });
-          // Whatever this operation read of the charge before is stale now; the submit form is incomplete (see withFetchedFields).
-          ctx.loaders.charge.clear(charge.reference);
-          return { charge };
-        },
-        { resource: 'charge', reference: input.chargeReference },
-      ),
-  }),
-);
+paymentMutation('submitChargeOtp', {
+  description: 'Confirms a SEND_OTP charge with the customer\'s OTP. A wrong OTP can be corrected: submit again with the right one.',
+  arg: { name: 'input', type: SubmitChargeOtpInput },
+  payload: SubmitChargeOtpPayload,
+  // InsufficientFundsError here is the customer's: the operator declined the payment for lack of funds.
+  errors: [ValidationError, OtpInvalidError, OtpExpiredError, InsufficientFundsError, NotFoundError, RateLimitedError, UpstreamError],
+  result: { name: 'SubmitChargeOtpResult', description: 'The confirmed charge, or why it was not confirmed.' },
+  // The customer's browser confirms its own charge with the charge's client token.
+  access: { scope: 'payments:collect', client: (input) => ({ kind: 'charge', reference: input.chargeReference.trim() }) },
+  movesMoney: true,
+  target: (input) => ({ resource: 'charge', reference: input.chargeReference }),
+  validate: (input, checks) => {
+    checks.nonEmpty(checks.at('chargeReference'), input.chargeReference, 'The charge reference');
+    checks.nonEmpty(checks.at('otp'), input.otp, 'The OTP');
+    if (input.otp.trim() !== '' && !/^\d{4,8}$/.test(input.otp.trim())) checks.fail(checks.at('otp'), 'The OTP is 4 to 8 digits.');
+  },
+  request: (input) => ({ chargeReference: input.chargeReference.trim(), otp: input.otp.trim() }),
+  idempotency: { notNeeded: 'A charge is confirmed at most once: a second submit of a confirmed charge is refused by the service.' },
+  execute: async (request, ctx) => {
+    // Never retried automatically: the service counts attempts.
+    const charge = await ctx.upstream.submitChargeOtp(request);
+    // Whatever this operation read of the charge before is stale now; the submit form is incomplete (see withFetchedFields).
+    ctx.loaders.charge.clear(charge.reference);
+    return { charge };
+  },
+});

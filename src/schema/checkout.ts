@@ -1,13 +1,12 @@
 // Checkouts: hosted payment pages. Initialize one, send the customer to its
 // authorizationUrl, then follow it by query or subscription.
-import { runIdempotent } from '../idempotency/run.js';
+import { access } from './access.js';
 import { builder } from './builder.js';
 import { CheckoutStatusEnum, ProviderEnum } from './enums.js';
-import { IdempotencyConflictError, RateLimitedError, UpstreamFailureError, ValidationError } from './errors.js';
-import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+import { IdempotencyConflictError, RateLimitedError, UpstreamError, ValidationError } from '../errors/payment-errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { connectionFromList, listScope } from './pagination.js';
 import { ChargeRef, CheckoutRef } from './refs.js';
-import { Checks } from './validation.js';
 import { loadNodes } from './nodes.js';
 
 builder.node(CheckoutRef, {
@@ -38,6 +37,7 @@ builder.node(CheckoutRef, {
 
 builder.queryFields((t) => ({
   checkout: t.field({
+    ...access<{ reference: string }>({ scope: 'payments:read', client: ({ reference }) => ({ kind: 'checkout', reference }) }),
     type: CheckoutRef,
     nullable: true,
     description: 'A checkout by reference (either form); null when none exists.',
@@ -45,6 +45,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { reference }, ctx) => ctx.loaders.checkout.load(reference),
   }),
   checkouts: t.connection({
+    ...access({ scope: 'payments:read' }),
     type: CheckoutRef,
     description: 'All checkouts, newest first.',
     resolve: (_root, args, ctx) => connectionFromList(args, listScope('checkouts'), () => ctx.upstream.listCheckouts()),
@@ -61,7 +62,7 @@ const InitializeCheckoutInput = builder.inputType('InitializeCheckoutInput', {
     successUrl: t.string({ required: true, description: 'Absolute http(s) URL the customer returns to after paying.' }),
     cancelUrl: t.string({ required: true, description: 'Absolute http(s) URL the customer returns to after cancelling.' }),
     email: t.string({ required: false, description: 'Customer email, optional.' }),
-    idempotencyKey: t.string({ required: false, description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    idempotencyKey: t.string({ required: true, description: IDEMPOTENCY_KEY_DESCRIPTION }),
   }),
 });
 
@@ -77,6 +78,10 @@ const InitializeCheckoutPayload = builder.objectRef<InitializedCheckoutPayload>(
     reference: t.exposeString('reference', { description: 'The checkout reference (`chk_…` form); `checkout(reference:)` accepts it.' }),
     authorizationUrl: t.exposeString('authorizationUrl', { description: 'The payment page to send the customer to.' }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
+    clientToken: t.string({
+      description: 'A token for the customer\'s browser, bound to this one checkout (see CLIENT_TOKEN_TTL): it may read the checkout, its charge, and follow checkoutUpdated. Send it as `Authorization: Bearer <clientToken>`.',
+      resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'checkout', reference: p.reference })).token,
+    }),
     checkout: t.field({
       type: CheckoutRef,
       nullable: true,
@@ -86,33 +91,25 @@ const InitializeCheckoutPayload = builder.objectRef<InitializedCheckoutPayload>(
   }),
 });
 
-const INITIALIZE_ERRORS = [ValidationError, RateLimitedError, IdempotencyConflictError, UpstreamFailureError] as const;
-
-builder.mutationField('initializeCheckout', (t) =>
-  t.field({
-    type: InitializeCheckoutPayload,
-    description: 'Creates a hosted payment page for an amount.',
-    args: { input: t.arg({ type: InitializeCheckoutInput, required: true }) },
-    errors: { types: [...INITIALIZE_ERRORS], directResult: true, union: { name: 'InitializeCheckoutResult', description: 'The new checkout, or why it was not created.' } },
-    resolve: (_root, { input }, ctx) =>
-      withTypedErrors(INITIALIZE_ERRORS, async () => {
-        const checks = new Checks();
-        checks.amount(checks.at('amount'), input.amount);
-        checks.url(checks.at('successUrl'), input.successUrl);
-        checks.url(checks.at('cancelUrl'), input.cancelUrl);
-        checks.email(checks.at('email'), input.email);
-        checks.done();
-        const request = { amount: input.amount, successUrl: input.successUrl, cancelUrl: input.cancelUrl, email: input.email ?? null };
-        return runIdempotent({
-          store: ctx.idempotency,
-          operation: 'initializeCheckout',
-          key: input.idempotencyKey,
-          input: request,
-          execute: async () => {
-            const created = await ctx.upstream.initializeCheckout(request);
-            return { reference: created.reference, authorizationUrl: created.authorizationUrl, liveMode: created.liveMode };
-          },
-        });
-      }),
-  }),
-);
+paymentMutation('initializeCheckout', {
+  description: 'Creates a hosted payment page for an amount.',
+  arg: { name: 'input', type: InitializeCheckoutInput },
+  payload: InitializeCheckoutPayload,
+  errors: [ValidationError, RateLimitedError, IdempotencyConflictError, UpstreamError],
+  result: { name: 'InitializeCheckoutResult', description: 'The new checkout, or why it was not created.' },
+  access: { scope: 'payments:collect' },
+  movesMoney: true,
+  validate: (input, checks) => {
+    checks.amount(checks.at('amount'), input.amount);
+    checks.url(checks.at('successUrl'), input.successUrl);
+    checks.url(checks.at('cancelUrl'), input.cancelUrl);
+    checks.email(checks.at('email'), input.email);
+  },
+  request: (input) => ({ amount: input.amount, successUrl: input.successUrl, cancelUrl: input.cancelUrl, email: input.email ?? null }),
+  // The service keeps no ext_id for checkouts: a checkout whose answer was lost cannot be looked up.
+  idempotency: { key: (input) => input.idempotencyKey },
+  execute: async (request, ctx) => {
+    const created = await ctx.upstream.initializeCheckout(request);
+    return { reference: created.reference, authorizationUrl: created.authorizationUrl, liveMode: created.liveMode };
+  },
+});

@@ -1,12 +1,14 @@
 // Live payment events over WebSocket (graphql-ws) or SSE: every verified
 // webhook as it arrives, and each resource's state as it moves forward.
 import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.js';
-import type { PaymentEventRecord, ResourceType } from '../webhooks/event.js';
+import type { PaymentEventRecord } from '../events/payment-event.js';
+import type { ResourceKind } from '../upstream/types.js';
+import { access } from './access.js';
 import { builder } from './builder.js';
 import { ChargeRef, CheckoutRef, SettlementRef, TransferRef } from './refs.js';
 import type { GatewayContext } from './context.js';
 
-function concerning<T>(type: ResourceType) {
+function concerning<T>(type: ResourceKind) {
   return async (event: PaymentEventRecord, _args: unknown, ctx: GatewayContext): Promise<T | null> =>
     event.resourceType === type ? ((await ctx.live.resourceForEvent(event)) as T | null) : null;
 }
@@ -28,6 +30,7 @@ const PaymentEventRef = builder.objectRef<PaymentEventRecord>('PaymentEvent').im
 
 builder.subscriptionFields((t) => ({
   paymentEvents: t.field({
+    ...access({ scope: 'events:read' }),
     type: PaymentEventRef,
     description: 'Every verified webhook, as it arrives. Pass `kinds` to receive only some (e.g. ["charge.success", "charge.failed"]).',
     args: { kinds: t.arg.stringList({ required: false, description: 'Event kinds to receive; all when omitted or empty.' }) },
@@ -35,6 +38,7 @@ builder.subscriptionFields((t) => ({
     resolve: (event) => event,
   }),
   checkoutUpdated: t.field({
+    ...access<{ reference: string }>({ scope: 'events:read', client: ({ reference }) => ({ kind: 'checkout', reference }) }),
     type: CheckoutRef,
     description: 'The checkout each time its status moves forward; completes after a final status. Either reference form works.',
     args: { reference: t.arg.string({ required: true }) },
@@ -42,6 +46,7 @@ builder.subscriptionFields((t) => ({
     resolve: (resource) => resource as unknown as Checkout,
   }),
   chargeUpdated: t.field({
+    ...access<{ reference: string }>({ scope: 'events:read', client: ({ reference }) => ({ kind: 'charge', reference }) }),
     type: ChargeRef,
     description: 'The charge each time its status moves forward (SEND_OTP → SUCCESS, PAY_OFFLINE → FAILED...); completes after a final status.',
     args: { reference: t.arg.string({ required: true }) },
@@ -49,6 +54,7 @@ builder.subscriptionFields((t) => ({
     resolve: (resource) => resource as unknown as Charge,
   }),
   transferUpdated: t.field({
+    ...access({ scope: 'events:read' }),
     type: TransferRef,
     description: 'The transfer each time its status moves forward; completes after SUCCESS or FAILED.',
     args: { reference: t.arg.string({ required: true }) },
@@ -56,6 +62,7 @@ builder.subscriptionFields((t) => ({
     resolve: (resource) => resource as unknown as Transfer,
   }),
   settlementUpdated: t.field({
+    ...access({ scope: 'events:read' }),
     type: SettlementRef,
     description: 'The settlement each time its status moves forward (PROCESSING → IN_TRANSIT → SUCCESS); completes after a final status.',
     args: { reference: t.arg.string({ required: true }) },

@@ -3,7 +3,7 @@
 // fetched concurrently, a bounded number at a time (the service has no batch
 // endpoint and we must not flood it).
 import DataLoader from 'dataloader';
-import { UpstreamError } from '../upstream/errors.js';
+import { isNotFound } from '../upstream/errors.js';
 import type { Charge, Checkout, Settlement, Transfer, UpstreamClient } from '../upstream/types.js';
 
 export const LOADER_CONCURRENCY = 8;
@@ -24,9 +24,6 @@ export function createLoaders(upstream: UpstreamClient): ResourceLoaders {
   };
 }
 
-export function isNotFound(err: unknown): boolean {
-  return err instanceof UpstreamError && (err.code === 'NOT_FOUND' || err.code === 'CHARGE_NOT_FOUND' || err.code === 'TRANSACTION_NOT_FOUND');
-}
 
 function byReference<T>(fetchOne: (reference: string) => Promise<T>): DataLoader<string, T | null> {
   return new DataLoader<string, T | null>(

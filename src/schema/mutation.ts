@@ -1,19 +1,128 @@
-// Shared plumbing for mutations: turn whatever a call throws into one of the
-// typed errors the mutation lists (the errors plugin then returns it as a
-// union member), and pass everything else on to be masked.
-import { toPaymentError, type PaymentErrorClass } from './errors.js';
-
-export async function withTypedErrors<T>(
-  allowed: readonly PaymentErrorClass[],
-  run: () => Promise<T>,
-  context: { resource?: 'checkout' | 'charge' | 'transfer' | 'settlement'; reference?: string } = {},
-): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    throw toPaymentError(err, allowed, context);
-  }
-}
+// The one recipe every mutation follows. A mutation declares, in one place: its
+// argument, its payload, the typed errors it may return (each listed once: the
+// union and the error mapping both come from this list), who may run it, whether
+// it moves money and how a repeat is kept from moving it twice. The recipe then
+// validates, runs under the idempotency key and maps failures, the same way for
+// all of them.
+import type { InputObjectRef, ObjectRef } from '@pothos/core';
+import { ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
+import { runIdempotent } from '../idempotency/run.js';
+import type { ClientResource, Scope } from '../auth/index.js';
+import type { ResourceKind } from '../upstream/types.js';
+import { access } from './access.js';
+import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
+import { builder, type GatewaySchemaTypes } from './builder.js';
+import type { GatewayContext } from './context.js';
+import { Checks } from './validation.js';
 
 export const IDEMPOTENCY_KEY_DESCRIPTION =
   'Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours.';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the errors plugin's own type for an error class
+type ErrorClass = new (...args: any[]) => PaymentError;
+
+/** Who may run a mutation: a staff scope, and for the customer's own payment a client token (see src/auth). */
+export type MutationAccess<Arg> = { scope: Scope; client?: (arg: Arg) => ClientResource | null };
+
+/** How a repeat of the mutation is kept from moving money twice. */
+export type IdempotencyRule<Arg, Request, Payload> =
+  | {
+      /** The key the client sent (required: one per intended payment, kept across retries). */
+      key: (arg: Arg) => string;
+      /** What identifies the request at the service (its ext_id), kept with the key while its outcome is unknown. */
+      meta?: (request: Request) => Record<string, string>;
+      /**
+       * Finds at the service a request whose answer was lost (a retry carries the same request, so the
+       * same ext_id); null when it is not there.
+       */
+      reconcile?: (request: Request, ctx: GatewayContext) => Promise<Payload | null>;
+    }
+  | {
+      /** Why a repeat of this mutation cannot move money twice (so it needs no key). */
+      notNeeded: string;
+    };
+
+export interface PaymentMutation<Arg, Request, Payload> {
+  description: string;
+  /** The single argument: `input` (an input object) for most, `reference` for cancelSettlement. */
+  arg: { name: 'input'; type: InputObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, Arg> } | { name: 'reference'; type: 'String'; description: string };
+  payload: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, Payload>;
+  errors: readonly ErrorClass[];
+  result: { name: string; description: string };
+  access: MutationAccess<Arg>;
+  /** True for the mutations that create or move money (at most one per operation; audited). */
+  movesMoney: boolean;
+  /** The resource the mutation acts on, when it names one (for not-found errors). */
+  target?: (arg: Arg) => { resource: ResourceKind; reference: string };
+  /** Input checks, before anything is sent; problems become one ValidationError with field paths. */
+  validate?: (arg: Arg, checks: Checks) => void;
+  idempotency: IdempotencyRule<Arg, Request, Payload>;
+  /** What is sent to the service, from the argument and the idempotency key (null without one); also what "the same request" means for the key. */
+  request: (arg: Arg, key: string | null) => Request;
+  execute: (request: Request, ctx: GatewayContext) => Promise<Payload>;
+}
+
+
+export function paymentMutation<Arg, Request, Payload>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
+  if (spec.movesMoney) MONEY_MOVING_MUTATIONS.add(name);
+  // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable.
+  const errors = spec.movesMoney ? [...spec.errors, ServiceUnavailableError] : spec.errors;
+  const clientRule = spec.access.client;
+
+  const run = async (arg: Arg, ctx: GatewayContext): Promise<Payload> => {
+    if (spec.validate) {
+      const checks = new Checks();
+      spec.validate(arg, checks);
+      checks.done();
+    }
+    const rule = spec.idempotency;
+    if ('notNeeded' in rule) return spec.execute(spec.request(arg, null), ctx);
+    const key = rule.key(arg);
+    const request = spec.request(arg, key);
+    return runIdempotent({
+      store: ctx.idempotency,
+      principal: ctx.principal?.subject ?? 'anonymous',
+      log: ctx.log,
+      operation: name,
+      key,
+      input: request,
+      meta: rule.meta?.(request),
+      execute: () => spec.execute(request, ctx),
+      reconcile: rule.reconcile ? () => rule.reconcile!(request, ctx) : undefined,
+    });
+  };
+
+  builder.mutationField(name, (t) =>
+    t.field({
+      ...access<Record<string, unknown>>({
+        scope: spec.access.scope,
+        client: clientRule ? (args) => clientRule(args[spec.arg.name] as Arg) : undefined,
+      }),
+      type: spec.payload,
+      description: spec.description,
+      args: {
+        [spec.arg.name]:
+          spec.arg.name === 'input'
+            ? t.arg({ type: spec.arg.type, required: true })
+            : t.arg.string({ required: true, description: spec.arg.description }),
+      },
+      // A money-moving mutation is refused while its idempotency guard (Redis) is unreachable.
+      errors: { types: [...errors], union: spec.result },
+      // Payload is a type parameter here, which Pothos's list-aware result type cannot see through;
+      // every payload is an object type, so the resolver's promise of Payload is what it expects.
+      resolve: (async (_root: unknown, args: Record<string, unknown>, ctx: GatewayContext) => {
+        const arg = args[spec.arg.name] as Arg;
+        const target = spec.target?.(arg);
+        try {
+          const payload = await run(arg, ctx);
+          if (spec.movesMoney) audit(ctx, name, { arg, payload, target, outcome: 'success' });
+          return payload;
+        } catch (err) {
+          const typed = toPaymentError(err, errors, target ?? {});
+          if (spec.movesMoney) audit(ctx, name, { arg, target, outcome: typed.code });
+          throw typed;
+        }
+      }) as never,
+    }),
+  );
+}

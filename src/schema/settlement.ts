@@ -1,7 +1,8 @@
 // Settlements: move collected funds to the payout account set up in the
 // service's business settings.
-import { runIdempotent } from '../idempotency/run.js';
+import { UpstreamCallError } from '../upstream/errors.js';
 import type { Settlement, SettlementAccount } from '../upstream/types.js';
+import { access } from './access.js';
 import { builder } from './builder.js';
 import { AccountTypeEnum, SettlementStatusEnum } from './enums.js';
 import {
@@ -11,14 +12,13 @@ import {
   PaymentAccountMissingError,
   RateLimitedError,
   SettlementNotCancellableError,
-  UpstreamFailureError,
+  UpstreamError,
   ValidationError,
-} from './errors.js';
-import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+} from '../errors/payment-errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { connectionFromList, listScope } from './pagination.js';
 import { SettlementRef } from './refs.js';
-import { Checks } from './validation.js';
 
 const PayoutAccountRef = builder.objectRef<SettlementAccount>('PayoutAccount').implement({
   description: 'Where a settlement goes. Fields that do not apply to the account type are null.',
@@ -56,6 +56,7 @@ builder.node(SettlementRef, {
 
 builder.queryFields((t) => ({
   settlement: t.field({
+    ...access({ scope: 'payments:read' }),
     type: SettlementRef,
     nullable: true,
     description: 'A settlement by reference; null when none exists.',
@@ -63,6 +64,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { reference }, ctx) => ctx.loaders.settlement.load(reference),
   }),
   settlements: t.connection({
+    ...access({ scope: 'payments:read' }),
     type: SettlementRef,
     description: 'All settlements, newest first.',
     resolve: (_root, args, ctx) => connectionFromList(args, listScope('settlements'), () => ctx.upstream.listSettlements()),
@@ -76,7 +78,7 @@ const CreateSettlementInput = builder.inputType('CreateSettlementInput', {
   description: 'How much to settle.',
   fields: (t) => ({
     amount: t.int({ required: true, description: 'Amount in XOF, from the Collection Balance.' }),
-    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    idempotencyKey: t.string({ required: true, description: IDEMPOTENCY_KEY_DESCRIPTION }),
   }),
 });
 
@@ -87,63 +89,42 @@ const SettlementPayload = builder.objectRef<{ settlement: Settlement }>('Settlem
   }),
 });
 
-const CREATE_SETTLEMENT_ERRORS = [
-  ValidationError,
-  InsufficientFundsError,
-  PaymentAccountMissingError,
-  RateLimitedError,
-  IdempotencyConflictError,
-  UpstreamFailureError,
-] as const;
+paymentMutation('createSettlement', {
+  description: 'Sends collected funds to your payout account. It can be cancelled while PROCESSING.',
+  arg: { name: 'input', type: CreateSettlementInput },
+  payload: SettlementPayload,
+  errors: [ValidationError, InsufficientFundsError, PaymentAccountMissingError, RateLimitedError, IdempotencyConflictError, UpstreamError],
+  result: { name: 'CreateSettlementResult', description: 'The new settlement, or why it was not created.' },
+  access: { scope: 'settlements:write' },
+  movesMoney: true,
+  validate: (input, checks) => checks.amount(checks.at('amount'), input.amount),
+  request: (input) => ({ amount: input.amount }),
+  // A settlement carries only its amount: one whose creation got no answer cannot be told apart from another.
+  idempotency: { key: (input) => input.idempotencyKey },
+  execute: async (request, ctx) => ({ settlement: await ctx.upstream.createSettlement(request) }),
+});
 
-builder.mutationField('createSettlement', (t) =>
-  t.field({
-    type: SettlementPayload,
-    description: 'Sends collected funds to your payout account. It can be cancelled while PROCESSING.',
-    args: { input: t.arg({ type: CreateSettlementInput, required: true }) },
-    errors: { types: [...CREATE_SETTLEMENT_ERRORS], directResult: true, union: { name: 'CreateSettlementResult', description: 'The new settlement, or why it was not created.' } },
-    resolve: (_root, { input }, ctx) =>
-      withTypedErrors(CREATE_SETTLEMENT_ERRORS, async () => {
-        const checks = new Checks();
-        checks.amount(checks.at('amount'), input.amount);
-        checks.done();
-        return runIdempotent({
-          store: ctx.idempotency,
-          operation: 'createSettlement',
-          key: input.idempotencyKey,
-          input: { amount: input.amount },
-          // No way to find a settlement whose creation got no answer: such a key stays blocked.
-          execute: async () => ({ settlement: await ctx.upstream.createSettlement({ amount: input.amount }) }),
-        });
-      }),
-  }),
-);
-
-const CANCEL_SETTLEMENT_ERRORS = [NotFoundError, SettlementNotCancellableError, UpstreamFailureError] as const;
-
-builder.mutationField('cancelSettlement', (t) =>
-  t.field({
-    type: SettlementPayload,
-    description: 'Cancels a settlement that is still PROCESSING; the funds return to the Collection Balance.',
-    args: { reference: t.arg.string({ required: true, description: 'The settlement reference.' }) },
-    errors: { types: [...CANCEL_SETTLEMENT_ERRORS], directResult: true, union: { name: 'CancelSettlementResult', description: 'The cancelled settlement, or why it was not cancelled.' } },
-    resolve: (_root, { reference }, ctx) =>
-      withTypedErrors(
-        CANCEL_SETTLEMENT_ERRORS,
-        async () => {
-          try {
-            return { settlement: await ctx.upstream.cancelSettlement(reference) };
-          } catch (err) {
-            const typed = (err as { code?: string }).code;
-            if (typed === 'SETTLEMENT_NOT_CANCELLABLE') {
-              // The service only says "not cancellable"; tell the client where it stands.
-              const current = await ctx.upstream.fetchSettlement(reference).catch(() => null);
-              throw new SettlementNotCancellableError(current?.status ?? null);
-            }
-            throw err;
-          }
-        },
-        { resource: 'settlement', reference },
-      ),
-  }),
-);
+paymentMutation('cancelSettlement', {
+  description: 'Cancels a settlement that is still PROCESSING; the funds return to the Collection Balance.',
+  arg: { name: 'reference', type: 'String', description: 'The settlement reference.' },
+  payload: SettlementPayload,
+  errors: [NotFoundError, SettlementNotCancellableError, UpstreamError],
+  result: { name: 'CancelSettlementResult', description: 'The cancelled settlement, or why it was not cancelled.' },
+  access: { scope: 'settlements:write' },
+  movesMoney: true,
+  target: (reference) => ({ resource: 'settlement', reference }),
+  request: (reference: string) => reference,
+  idempotency: { notNeeded: 'Cancelling is final: a second cancel of the same settlement is refused by the service and moves nothing.' },
+  execute: async (reference, ctx) => {
+    try {
+      return { settlement: await ctx.upstream.cancelSettlement(reference) };
+    } catch (err) {
+      if (err instanceof UpstreamCallError && err.code === 'SETTLEMENT_NOT_CANCELLABLE') {
+        // The service only says "not cancellable"; tell the client where it stands.
+        const current = await ctx.upstream.fetchSettlement(reference).catch(() => null);
+        throw new SettlementNotCancellableError(current?.status ?? null);
+      }
+      throw err;
+    }
+  },
+});

@@ -1,11 +1,13 @@
 // Transfers: pay out from a wallet's Transfer Balance to a phone, one at a
 // time or up to 100 at once. They are queued (PENDING) and settle by themselves.
 import { wrapErrorIfMatches } from '@pothos/plugin-errors';
-import { runIdempotent } from '../idempotency/run.js';
+import { extIdForKey } from '../idempotency/ext-id.js';
 import { walletForPhone } from '../upstream/phone-rules.js';
 import type { BulkTransferFailure, CreateTransferInput, Transfer, Wallet } from '../upstream/types.js';
-import { builder } from './builder.js';
-import { extIdForKey } from './charge.js';
+import { UpstreamCallError, isDuplicateExtId } from '../upstream/errors.js';
+import { access } from './access.js';
+import { builder, type GatewaySchemaTypes } from './builder.js';
+import type { GatewayContext } from './context.js';
 import { TransferStatusEnum, WalletEnum } from './enums.js';
 import {
   BULK_TRANSFER_LIMIT,
@@ -13,15 +15,15 @@ import {
   IdempotencyConflictError,
   InsufficientFundsError,
   InvalidAccountError,
-  PaymentErrorInterface,
   RateLimitedError,
-  UpstreamFailureError,
+  UpstreamError,
   ValidationError,
   walletNamedIn,
   type FieldProblem,
   type PaymentError,
-} from './errors.js';
-import { IDEMPOTENCY_KEY_DESCRIPTION, withTypedErrors } from './mutation.js';
+} from '../errors/payment-errors.js';
+import { PaymentErrorInterface } from './errors.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { connectionFromList, listScope } from './pagination.js';
 import { TransferRef } from './refs.js';
@@ -48,6 +50,7 @@ builder.node(TransferRef, {
 
 builder.queryFields((t) => ({
   transfer: t.field({
+    ...access({ scope: 'payments:read' }),
     type: TransferRef,
     nullable: true,
     description: 'A transfer by reference; null when none exists.',
@@ -55,6 +58,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { reference }, ctx) => ctx.loaders.transfer.load(reference),
   }),
   transfers: t.connection({
+    ...access({ scope: 'payments:read' }),
     type: TransferRef,
     description: 'All transfers, newest first.',
     resolve: (_root, args, ctx) => connectionFromList(args, listScope('transfers'), () => ctx.upstream.listTransfers()),
@@ -64,15 +68,24 @@ builder.queryFields((t) => ({
   ),
 }));
 
+const payoutFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, 'InputObject'>) => ({
+  amount: t.int({ required: true, description: `Amount in XOF the recipient receives, at least ${MIN_TRANSFER_AMOUNT}. Fees are debited on top.` }),
+  recipientPhone: t.string({ required: true, description: 'Recipient phone number.' }),
+  recipientWallet: t.field({ type: WalletEnum, description: 'Wallet to pay from; by default the one matching the recipient\'s operator.' }),
+  extId: t.string({ description: 'Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen).' }),
+});
+
 const CreateTransferInputRef = builder.inputType('CreateTransferInput', {
   description: 'One payout.',
   fields: (t) => ({
-    amount: t.int({ required: true, description: `Amount in XOF the recipient receives, at least ${MIN_TRANSFER_AMOUNT}. Fees are debited on top.` }),
-    recipientPhone: t.string({ required: true, description: 'Recipient phone number.' }),
-    recipientWallet: t.field({ type: WalletEnum, description: 'Wallet to pay from; by default the one matching the recipient\'s operator.' }),
-    extId: t.string({ description: 'Your own reference for this payout (at most 100 characters).' }),
-    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION + ' Ignored on items of a bulk transfer (use the bulk key).' }),
+    ...payoutFields(t),
+    idempotencyKey: t.string({ required: true, description: IDEMPOTENCY_KEY_DESCRIPTION }),
   }),
+});
+
+const BulkTransferItemInput = builder.inputType('BulkTransferItemInput', {
+  description: 'One payout of a bulk transfer. The bulk\'s idempotency key covers every item.',
+  fields: (t) => payoutFields(t),
 });
 
 type TransferItemInput = { amount: number; recipientPhone: string; recipientWallet?: Wallet | null; extId?: string | null };
@@ -94,49 +107,57 @@ const CreateTransferPayload = builder.objectRef<{ transfer: Transfer }>('CreateT
   }),
 });
 
-const CREATE_TRANSFER_ERRORS = [ValidationError, InsufficientFundsError, InvalidAccountError, RateLimitedError, IdempotencyConflictError, UpstreamFailureError] as const;
+paymentMutation('createTransfer', {
+  description: 'Sends money to a phone. The amount plus fees leave the wallet now; a failed transfer gives them back.',
+  arg: { name: 'input', type: CreateTransferInputRef },
+  payload: CreateTransferPayload,
+  errors: [ValidationError, InsufficientFundsError, InvalidAccountError, RateLimitedError, IdempotencyConflictError, UpstreamError],
+  result: { name: 'CreateTransferResult', description: 'The queued transfer, or why it was not sent.' },
+  access: { scope: 'payouts:write' },
+  movesMoney: true,
+  validate: (input, checks) => checkTransferItem(checks, [], input),
+  // Without an extId of the client's, one derived from the key lets a transfer whose answer was lost be found again.
+  request: (input, key) => ({ ...toUpstreamItem(input), extId: input.extId ?? (key ? extIdForKey(key) : null) }),
+  idempotency: {
+    key: (input) => input.idempotencyKey,
+    meta: (request): Record<string, string> => (request.extId ? { extId: request.extId } : {}),
+    reconcile: async (request, ctx) => {
+      const transfer = request.extId ? await transferByExtId(ctx, request.extId) : null;
+      return transfer ? { transfer } : null;
+    },
+  },
+  execute: async (request, ctx) => {
+    let transfer: Transfer;
+    try {
+      transfer = await ctx.upstream.createTransfer(request);
+    } catch (err) {
+      // The service has this ext_id already. If it is this very payout, this request made it before (its
+      // answer was lost): that is the result, not an error. Another payout under the same ext_id is the caller's mistake.
+      const existing = request.extId && err instanceof UpstreamCallError && isDuplicateExtId(err.fieldErrors) ? await transferByExtId(ctx, request.extId) : null;
+      if (!existing || !isSamePayout(existing, request)) throw err;
+      transfer = existing;
+    }
+    ctx.loaders.transfer.prime(transfer.reference, transfer);
+    return { transfer };
+  },
+});
 
-builder.mutationField('createTransfer', (t) =>
-  t.field({
-    type: CreateTransferPayload,
-    description: 'Sends money to a phone. The amount plus fees leave the wallet now; a failed transfer gives them back.',
-    args: { input: t.arg({ type: CreateTransferInputRef, required: true }) },
-    errors: { types: [...CREATE_TRANSFER_ERRORS], directResult: true, union: { name: 'CreateTransferResult', description: 'The queued transfer, or why it was not sent.' } },
-    resolve: (_root, { input }, ctx) =>
-      withTypedErrors(CREATE_TRANSFER_ERRORS, async () => {
-        const checks = new Checks();
-        checkTransferItem(checks, [], input);
-        checks.done();
-        const extId = input.extId ?? (input.idempotencyKey ? extIdForKey(input.idempotencyKey) : null);
-        const request = { ...toUpstreamItem(input), extId };
-        return runIdempotent({
-          store: ctx.idempotency,
-          operation: 'createTransfer',
-          key: input.idempotencyKey,
-          input: request,
-          meta: extId ? { extId } : {},
-          execute: async () => {
-            const transfer = await ctx.upstream.createTransfer(request);
-            ctx.loaders.transfer.prime(transfer.reference, transfer);
-            return { transfer };
-          },
-          reconcile: async (meta) => {
-            if (!meta.extId) return null;
-            const transfer = (await ctx.upstream.listTransfers()).find((tr) => tr.extId === meta.extId);
-            return transfer ? { transfer } : null;
-          },
-        });
-      }),
-  }),
-);
+/** The transfer found under an ext_id is the payout asked for: same recipient, same amount. */
+function isSamePayout(transfer: Transfer, item: CreateTransferInput): boolean {
+  return transfer.amount === item.amount && transfer.recipientPhone === item.recipientPhone;
+}
+
+async function transferByExtId(ctx: GatewayContext, extId: string): Promise<Transfer | null> {
+  return (await ctx.upstream.listTransfers()).find((tr) => tr.extId === extId) ?? null;
+}
 
 // ---- createBulkTransfer ---------------------------------------------------
 
 const CreateBulkTransferInput = builder.inputType('CreateBulkTransferInput', {
   description: `Up to ${BULK_TRANSFER_LIMIT} payouts in one request.`,
   fields: (t) => ({
-    transfers: t.field({ type: [CreateTransferInputRef], required: true, description: `The payouts, at most ${BULK_TRANSFER_LIMIT}.` }),
-    idempotencyKey: t.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    transfers: t.field({ type: [BulkTransferItemInput], required: true, description: `The payouts, at most ${BULK_TRANSFER_LIMIT}.` }),
+    idempotencyKey: t.string({ required: true, description: IDEMPOTENCY_KEY_DESCRIPTION }),
   }),
 });
 
@@ -179,8 +200,6 @@ const CreateBulkTransferPayload = builder.objectRef<{ queuedCount: number; failu
   }),
 });
 
-const CREATE_BULK_ERRORS = [ValidationError, BatchSizeLimitExceededError, RateLimitedError, IdempotencyConflictError, UpstreamFailureError] as const;
-
 /** A rejected bulk item's reasons, as a typed error the frontend can show next to that row. */
 function itemError(failure: BulkTransferFailure, index: number | null): PaymentError {
   const reasons = failure.nonFieldErrors.join(' ');
@@ -198,34 +217,46 @@ function camelCase(s: string): string {
   return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-builder.mutationField('createBulkTransfer', (t) =>
-  t.field({
-    type: CreateBulkTransferPayload,
-    description: `Sends up to ${BULK_TRANSFER_LIMIT} payouts at once. Valid items are queued even when others are rejected; see \`failures\`. The service accepts at most 5 bulk calls per second.`,
-    args: { input: t.arg({ type: CreateBulkTransferInput, required: true }) },
-    errors: { types: [...CREATE_BULK_ERRORS], directResult: true, union: { name: 'CreateBulkTransferResult', description: 'What was queued, or why nothing was.' } },
-    resolve: (_root, { input }, ctx) =>
-      withTypedErrors(CREATE_BULK_ERRORS, async () => {
-        if (input.transfers.length > BULK_TRANSFER_LIMIT) throw new BatchSizeLimitExceededError(BULK_TRANSFER_LIMIT, input.transfers.length);
-        const checks = new Checks();
-        if (input.transfers.length === 0) checks.fail(checks.at('transfers'), 'Give at least one transfer.');
-        input.transfers.forEach((item, i) => checkTransferItem(checks, ['transfers', i], item));
-        checks.done();
-        const items = input.transfers.map(toUpstreamItem);
-        return runIdempotent({
-          store: ctx.idempotency,
-          operation: 'createBulkTransfer',
-          key: input.idempotencyKey,
-          input: items,
-          execute: async () => {
-            const result = await ctx.upstream.createBulkTransfer(items);
-            return {
-              queuedCount: result.queuedCount,
-              message: result.message,
-              failures: result.failures,
-            };
-          },
-        });
-      }),
-  }),
-);
+paymentMutation('createBulkTransfer', {
+  description: `Sends up to ${BULK_TRANSFER_LIMIT} payouts at once. Valid items are queued even when others are rejected; see \`failures\`. The service accepts at most 5 bulk calls per second.`,
+  arg: { name: 'input', type: CreateBulkTransferInput },
+  payload: CreateBulkTransferPayload,
+  errors: [ValidationError, BatchSizeLimitExceededError, RateLimitedError, IdempotencyConflictError, UpstreamError],
+  result: { name: 'CreateBulkTransferResult', description: 'What was queued, or why nothing was.' },
+  access: { scope: 'payouts:write' },
+  movesMoney: true,
+  validate: (input, checks) => {
+    if (input.transfers.length > BULK_TRANSFER_LIMIT) throw new BatchSizeLimitExceededError(BULK_TRANSFER_LIMIT, input.transfers.length);
+    if (input.transfers.length === 0) checks.fail(checks.at('transfers'), 'Give at least one transfer.');
+    input.transfers.forEach((item, i) => checkTransferItem(checks, ['transfers', i], item));
+  },
+  // Every item carries an ext_id (the client's, or one derived from the bulk's key and its position), so
+  // each can be found again, and the service refuses to queue it twice.
+  request: (input, key) => input.transfers.map((item, i) => ({ ...toUpstreamItem(item), extId: item.extId ?? extIdForKey(`${key}#${i}`) })),
+  idempotency: {
+    key: (input) => input.idempotencyKey,
+    reconcile: async (items, ctx) => {
+      const byExtId = new Map((await ctx.upstream.listTransfers()).map((tr) => [tr.extId, tr]));
+      const found = items.filter((item) => {
+        const existing = byExtId.get(item.extId);
+        return existing !== undefined && isSamePayout(existing, item);
+      });
+      // Nothing found: the bulk never arrived. Part of it found: the rest was rejected, or is not visible yet; the
+      // retry sends them all again, and the ones already queued come back as duplicates (counted as queued).
+      return found.length === items.length ? { queuedCount: found.length, message: '', failures: [] } : null;
+    },
+  },
+  execute: async (items, ctx) => {
+    const result = await ctx.upstream.createBulkTransfer(items);
+    // An item refused because its ext_id exists, and found at the service as that very payout, was queued by an
+    // earlier attempt of this request (its answer lost): it counts as queued, not as a failure.
+    const duplicates = result.failures.filter((f) => f.item.extId && isDuplicateExtId(f.fieldErrors));
+    const existing = duplicates.length > 0 ? new Map((await ctx.upstream.listTransfers()).map((tr) => [tr.extId, tr])) : new Map<string | null, Transfer>();
+    const alreadyQueued = (f: BulkTransferFailure) => {
+      const found = f.item.extId ? existing.get(f.item.extId) : undefined;
+      return duplicates.includes(f) && found !== undefined && isSamePayout(found, f.item);
+    };
+    const failures = result.failures.filter((f) => !alreadyQueued(f));
+    return { queuedCount: result.queuedCount + (result.failures.length - failures.length), message: result.message, failures };
+  },
+});

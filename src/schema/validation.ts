@@ -2,7 +2,7 @@
 // costs the customer nothing and the error names the exact field.
 import { PHONE_RULES, isValidRecipientFor, walletForPhone } from '../upstream/phone-rules.js';
 import type { Provider, Wallet } from '../upstream/types.js';
-import { ValidationError, type FieldProblem } from './errors.js';
+import { ValidationError, type FieldProblem } from '../errors/payment-errors.js';
 
 export const MIN_TRANSFER_AMOUNT = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

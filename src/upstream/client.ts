@@ -9,7 +9,7 @@
 // with an empty body. Both are UPSTREAM_UNAVAILABLE with `httpStatus` set.
 
 import type { UpstreamConfig } from '../config.js';
-import { UpstreamError } from './errors.js';
+import { UpstreamCallError } from './errors.js';
 import { readEnvelope, type Envelope } from './envelope.js';
 import { mapFailure, type Operation } from './failure.js';
 import { createTransport, type HttpCall } from './http.js';
@@ -199,8 +199,8 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
 
 const READING_DETAIL = { empty: 'empty body', not_json: 'not JSON', not_envelope: 'not a response envelope' } as const;
 
-function invalid(message: string): UpstreamError {
-  return new UpstreamError({ code: 'VALIDATION_FAILED', message });
+function invalid(message: string): UpstreamCallError {
+  return new UpstreamCallError({ code: 'VALIDATION_FAILED', message });
 }
 
 /** One URL path segment; `chk_<hex>` and UUID references pass through, anything else is encoded. */

@@ -1,4 +1,4 @@
-// Every failure of a call to the payment service becomes one UpstreamError with
+// Every failure of a call to the payment service becomes one UpstreamCallError with
 // a stable code. Codes come from the service's `error_code` where it sends one;
 // where the spec gives only a message (invalid key, charge not found, settlement
 // not cancellable, no payment account), the client derives the code; transport
@@ -34,14 +34,11 @@ export const GATEWAY_ERROR_CODES = [
   'UNAUTHENTICATED',
   'FORBIDDEN',
   'IDEMPOTENCY_CONFLICT',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 
 export const ERROR_CODES = [...UPSTREAM_ERROR_CODES, ...GATEWAY_ERROR_CODES] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
-}
 
 /** Codes for which the very same request may succeed if sent again later. */
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -55,6 +52,20 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 export function isRetryableCode(code: ErrorCode): boolean {
   return RETRYABLE.has(code);
+}
+
+/** The service answered that no resource has this reference. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof UpstreamCallError && (err.code === 'NOT_FOUND' || err.code === 'CHARGE_NOT_FOUND' || err.code === 'TRANSACTION_NOT_FOUND');
+}
+
+/**
+ * The service refused an ext_id it has seen before: the request was already carried out (a
+ * retry whose first answer was lost). Its words are not specified, so any field error on
+ * ext_id that speaks of existence or uniqueness counts.
+ */
+export function isDuplicateExtId(fieldErrors: readonly FieldError[]): boolean {
+  return fieldErrors.some((e) => e.path.at(-1) === 'ext_id' && /already exists|already used|unique|duplicate/i.test(e.message));
 }
 
 export interface FieldError {
@@ -82,8 +93,8 @@ export interface UpstreamErrorInit {
   cause?: unknown;
 }
 
-export class UpstreamError extends Error {
-  override readonly name = 'UpstreamError';
+export class UpstreamCallError extends Error {
+  override readonly name = 'UpstreamCallError';
   readonly code: ErrorCode;
   readonly httpStatus: number | null;
   readonly fieldErrors: FieldError[];

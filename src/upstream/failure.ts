@@ -1,4 +1,4 @@
-// Maps a failure envelope (`status: false`) to an UpstreamError. All message
+// Maps a failure envelope (`status: false`) to an UpstreamCallError. All message
 // matching lives here, in the order below (first rule that applies wins):
 //
 //  1. `error_code` one of the documented codes        -> that code
@@ -17,7 +17,7 @@
 // `fieldErrors` is filled from `errors` whatever the code. Messages are the
 // service's own, with the API key and base URL redacted should they appear.
 
-import { UPSTREAM_ERROR_CODES, UpstreamError, type ErrorCode, type FieldError } from './errors.js';
+import { UPSTREAM_ERROR_CODES, UpstreamCallError, type ErrorCode, type FieldError } from './errors.js';
 import type { Envelope } from './envelope.js';
 import { flattenFieldErrors } from './normalize.js';
 
@@ -69,14 +69,14 @@ export interface FailureContext {
   redact: (text: string) => string;
 }
 
-export function mapFailure(envelope: Envelope, ctx: FailureContext): UpstreamError {
+export function mapFailure(envelope: Envelope, ctx: FailureContext): UpstreamCallError {
   const message = ctx.redact(envelope.message);
   const fieldErrors: FieldError[] = flattenFieldErrors(envelope.errors).map((f) => ({
     path: f.path,
     message: ctx.redact(f.message),
   }));
   const make = (code: ErrorCode, upstreamCode: string | null = null) =>
-    new UpstreamError({
+    new UpstreamCallError({
       code,
       message: message || defaultMessage(code, fieldErrors),
       httpStatus: ctx.httpStatus,

@@ -7,7 +7,7 @@
 //   jittered exponential backoff, on network faults that are safe to repeat (refused,
 //   connect timeout, reset) and on HTTP 502/503/504; only while the deadline leaves room.
 //   POSTs and the cancel-settlement GET (it changes state) are never retried here.
-// - Faults become UpstreamError UPSTREAM_UNAVAILABLE with `fault` set. For non-idempotent calls,
+// - Faults become UpstreamCallError UPSTREAM_UNAVAILABLE with `fault` set. For non-idempotent calls,
 //   every fault that may have happened after the request left (timeout, reset, bad body,
 //   HTTP status) sets `outcomeUnknown`; only faults where the request provably never left
 //   (connection refused, DNS failure, connect timeout, closed client) leave it false.
@@ -15,7 +15,7 @@
 // - Nothing is logged here; error messages never contain the API key or the base URL.
 
 import { Pool } from 'undici';
-import { UpstreamError, type TransportFault } from './errors.js';
+import { UpstreamCallError, type TransportFault } from './errors.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -60,7 +60,7 @@ export interface FaultDetails {
 export interface Transport {
   send(call: HttpCall): Promise<HttpResponse>;
   /** Builds the UPSTREAM_UNAVAILABLE error for a fault (also used by the client for bad bodies). */
-  fault(kind: TransportFault, details: FaultDetails): UpstreamError;
+  fault(kind: TransportFault, details: FaultDetails): UpstreamCallError;
   /** Replaces the API key and the base URL in text that will end up in an error. */
   redact(text: string): string;
   close(): Promise<void>;
@@ -107,12 +107,12 @@ export function createTransport(options: TransportOptions): Transport {
     .sort((a, b) => b.length - a.length);
   const redact = (text: string): string => secrets.reduce((t, s) => t.split(s).join('[redacted]'), text);
 
-  function fault(kind: TransportFault, details: FaultDetails): UpstreamError {
+  function fault(kind: TransportFault, details: FaultDetails): UpstreamCallError {
     const outcomeUnknown = !details.idempotent && (details.sent ?? true);
     const base = FAULT_MESSAGES[kind](timeoutMs, details.httpStatus ?? null);
     const detail = details.detail ? ` (${redact(details.detail)})` : '';
     const suffix = outcomeUnknown ? '; the request may have been carried out' : '';
-    return new UpstreamError({
+    return new UpstreamCallError({
       code: 'UPSTREAM_UNAVAILABLE',
       message: `${base}${detail}${suffix}`,
       httpStatus: details.httpStatus ?? null,

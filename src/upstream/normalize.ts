@@ -5,7 +5,7 @@
 // phone numbers). The client turns a BadBodyError into UPSTREAM_UNAVAILABLE
 // with fault `bad_body`, so a wrong type in `data` never crashes deeper code.
 //
-// Quirks handled (see /work/shared/upstream-api.md):
+// Quirks of the payment service's published interface handled here:
 // - fees: a float (2.5) in create/OTP-submit responses, a decimal string ("2.50") in fetch/list.
 // - amounts: int, or a numeric string ("1000", also "1000.00"); anything non-integral is rejected.
 // - timestamps: `Z`, `+00:00` or any other offset, with or without (micro)seconds;

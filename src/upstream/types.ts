@@ -25,6 +25,10 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export const SETTLEMENT_STATUSES = ['processing', 'in_transit', 'success', 'cancelled'] as const;
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 
+/** The four kinds of resource the service keeps, each fetched by reference. */
+export const RESOURCE_KINDS = ['checkout', 'charge', 'transfer', 'settlement'] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
 export const ACCOUNT_TYPES = ['bank', 'mobile', 'usdt'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
@@ -219,7 +223,7 @@ export interface BulkTransferResult {
 
 /**
  * One typed function per REST operation of the payment service.
- * Every method resolves with normalized data or rejects with an UpstreamError.
+ * Every method resolves with normalized data or rejects with an UpstreamCallError.
  */
 export interface UpstreamClient {
   initializeCheckout(input: InitializeCheckoutInput): Promise<InitializedCheckout>;

@@ -1,7 +1,7 @@
 // "Have we already accepted this delivery?" — answered atomically, so that a
 // delivery re-sent by the payment service (or received by two replicas at the
 // same moment) is published once.
-import type { Redis } from 'ioredis';
+import type { GatewayRedis } from '../redis/connections.js';
 
 export interface DeliveryDeduplicator {
   /** True exactly once per id within the TTL, atomically (across processes for the Redis variant). */
@@ -73,21 +73,23 @@ export function memoryDeduplicator(options: MemoryDeduplicatorOptions = {}): Mem
 
 export interface RedisDeduplicatorOptions {
   ttlMs?: number;
-  /** Key prefix, e.g. 'momo-gateway:webhook-delivery:'. Keys are `${prefix}${id}`. */
-  prefix: string;
 }
 
 /**
  * Cross-process deduplicator: `SET key 1 NX PX ttl` is atomic in Redis, so of
- * N replicas racing on one id exactly one gets "OK". Errors (Redis down)
- * propagate: the receiver then answers 503 and the sender retries later.
+ * N replicas racing on one id exactly one gets "OK". Keys are
+ * `<namespace>:webhook-delivery:<id>`. Redis down fails within milliseconds
+ * (fail-fast connection); the receiver then answers 503 and the sender retries.
  *
- * The client is borrowed: close() does not quit it (its owner does). It must
- * be a regular connection, not one in subscriber mode.
+ * The connection is borrowed: close() does not quit it (its owner does).
  */
-export function redisDeduplicator(redis: Redis, options: RedisDeduplicatorOptions): DeliveryDeduplicator {
+export function redisDeduplicator(
+  redis: Pick<GatewayRedis, 'commands' | 'key'>,
+  options: RedisDeduplicatorOptions = {},
+): DeliveryDeduplicator {
   const ttlMs = positive(options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS, 'ttlMs');
-  const key = (id: string) => `${options.prefix}${id}`;
+  const client = redis.commands;
+  const key = (id: string) => redis.key('webhook-delivery', id);
   let closed = false;
   const ensureOpen = () => {
     if (closed) throw new Error('deduplicator is closed');
@@ -95,11 +97,11 @@ export function redisDeduplicator(redis: Redis, options: RedisDeduplicatorOption
   return {
     async firstSeen(id) {
       ensureOpen();
-      return (await redis.set(key(id), '1', 'PX', ttlMs, 'NX')) === 'OK';
+      return (await client.set(key(id), '1', 'PX', ttlMs, 'NX')) === 'OK';
     },
     async release(id) {
       ensureOpen();
-      await redis.del(key(id));
+      await client.del(key(id));
     },
     async close() {
       closed = true;

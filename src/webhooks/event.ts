@@ -5,22 +5,8 @@
 // record keeps the parsed body untouched in `payload` and only derives a few
 // routing fields, each with a safe fallback. Unknown kinds are still records.
 import { createHash } from 'node:crypto';
-
-export const RESOURCE_TYPES = ['checkout', 'charge', 'transfer', 'settlement'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
-
-export interface PaymentEventRecord {
-  /** Delivery id: stable across re-sends of the same delivery (see deliveryId). */
-  id: string;
-  /** The body's `event`, or 'unknown'. */
-  kind: string;
-  /** When this gateway received it: UTC ISO 8601 with "Z". */
-  receivedAt: string;
-  reference: string | null;
-  resourceType: ResourceType | null;
-  /** The parsed body exactly as received. */
-  payload: unknown;
-}
+import type { PaymentEventRecord } from '../events/payment-event.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
 
 /** Longest identifier taken from a body; anything longer is not a plausible id (and would bloat Redis keys). */
 const MAX_ID_LENGTH = 200;
@@ -38,8 +24,8 @@ export function toPaymentEventRecord(body: Record<string, unknown>, rawBody: Buf
   };
 }
 
-export function resourceTypeOf(kind: string): ResourceType | null {
-  return RESOURCE_TYPES.find((type) => kind.startsWith(`${type}.`)) ?? null;
+export function resourceTypeOf(kind: string): ResourceKind | null {
+  return RESOURCE_KINDS.find((type) => kind.startsWith(`${type}.`)) ?? null;
 }
 
 /**

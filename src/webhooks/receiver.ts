@@ -11,7 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignatureScheme } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryDeduplicator } from './dedupe.js';
-import { isObject, toPaymentEventRecord, type PaymentEventRecord } from './event.js';
+import type { PaymentEventRecord } from '../events/payment-event.js';
+import { isObject, toPaymentEventRecord } from './event.js';
 import { verifySignature } from './signature.js';
 
 export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 // Webhook signature (X-Webhook-Hash) verification.
 //
 // The upstream documentation shows two incompatible examples and does not say
-// which is authoritative (see shared/upstream-api.md, Events), so both are
+// which is authoritative (the service's interface description, Events), so both are
 // implemented and `auto` accepts either:
 //   hmac-sha256-hex : hex(HMAC-SHA-256(key = secret, message = raw body))
 //   sha256-base64   : base64(SHA-256(raw body bytes || secret bytes))

@@ -1,10 +1,9 @@
 // Deduplicators: in memory, and against the real Redis at 127.0.0.1:6379.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import { memoryDeduplicator, redisDeduplicator } from '../../src/webhooks/dedupe.js';
+import { waitFor } from '../redis/wait.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from './redis-helpers.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('memoryDeduplicator', () => {
   it('answers true exactly once per id', async () => {
@@ -47,52 +46,49 @@ describe('memoryDeduplicator', () => {
 });
 
 describe('redisDeduplicator', () => {
-  const prefix = `${uniqueNamespace('dedupe')}:`;
-  // Two connections, as two replicas would have.
-  let a: Redis;
-  let b: Redis;
+  const namespace = uniqueNamespace('dedupe');
+  const prefix = `${namespace}:webhook-delivery:`;
+  // Two owners of their own connections, as two replicas would have.
+  let a: GatewayRedis;
+  let b: GatewayRedis;
 
   beforeAll(async () => {
-    a = new Redis(REDIS_URL, { lazyConnect: true });
-    b = new Redis(REDIS_URL, { lazyConnect: true });
-    await Promise.all([a.connect(), b.connect()]);
+    [a, b] = await Promise.all([connectRedis({ url: REDIS_URL, namespace }), connectRedis({ url: REDIS_URL, namespace })]);
   });
 
   afterAll(async () => {
-    await deleteByPrefix(a, prefix);
-    expect(await a.exists(`${prefix}evt_0`, `${prefix}rel`)).toBe(0);
-    await Promise.all([a.quit(), b.quit()]);
+    await deleteByPrefix(a.commands, namespace);
+    expect(await a.commands.exists(`${prefix}evt_0`, `${prefix}rel`)).toBe(0);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('lets exactly one of two replicas win each id, racing on separate connections', async () => {
-    const replicaA = redisDeduplicator(a, { prefix });
-    const replicaB = redisDeduplicator(b, { prefix });
+    const replicaA = redisDeduplicator(a);
+    const replicaB = redisDeduplicator(b);
     for (let round = 0; round < 20; round++) {
       const id = `evt_${round}`;
-      const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? replicaA : replicaB).firstSeen(id)),
-      );
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? replicaA : replicaB).firstSeen(id)));
       expect(answers.filter(Boolean)).toHaveLength(1);
     }
-    expect(await a.pttl(`${prefix}evt_0`)).toBeGreaterThan(23 * 60 * 60 * 1000);
+    expect(await a.commands.pttl(`${prefix}evt_0`)).toBeGreaterThan(23 * 60 * 60 * 1000);
   });
 
   it('forgets an id after a short TTL', async () => {
-    const d = redisDeduplicator(a, { prefix, ttlMs: 80 });
+    const d = redisDeduplicator(a, { ttlMs: 80 });
     expect(await d.firstSeen('short')).toBe(true);
     expect(await d.firstSeen('short')).toBe(false);
-    await sleep(200);
+    await waitFor(async () => (await a.commands.exists(`${prefix}short`)) === 0, 'the id to expire');
     expect(await d.firstSeen('short')).toBe(true);
   });
 
   it('release() deletes the key; close() leaves the borrowed connection open', async () => {
-    const d = redisDeduplicator(a, { prefix });
+    const d = redisDeduplicator(a);
     expect(await d.firstSeen('rel')).toBe(true);
     await d.release('rel');
-    expect(await a.exists(`${prefix}rel`)).toBe(0);
+    expect(await a.commands.exists(`${prefix}rel`)).toBe(0);
     expect(await d.firstSeen('rel')).toBe(true);
     await d.close();
     await expect(d.firstSeen('rel2')).rejects.toThrow(/closed/);
-    expect(await a.ping()).toBe('PONG');
+    expect(await a.commands.ping()).toBe('PONG');
   });
 });

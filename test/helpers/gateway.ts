@@ -5,10 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { request } from 'undici';
+import { SCOPES, mintStaffToken, type Scope } from '../../src/auth/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { startTestSandbox } from './sandbox.js';
+import { newKey } from './sandbox-api.js';
 
 export interface TestStack {
   sandbox: Sandbox;
@@ -16,6 +19,12 @@ export interface TestStack {
   apiKey: string;
   webhookSecret: string;
   logLines: string[];
+  /** The HS256 secret the gateway verifies staff tokens with. */
+  jwtSecret: string;
+  /** A staff token with every scope; `gql` sends it unless the test passes its own Authorization header. */
+  staffToken: string;
+  /** A staff token with exactly these scopes. */
+  mintToken(scopes: Iterable<Scope>, subject?: string, ttlSeconds?: number): Promise<string>;
   gql<R, V>(doc: TypedDocumentNode<R, V>, variables?: V, headers?: Record<string, string>): Promise<GraphQLResponse<R>>;
   close(): Promise<void>;
 }
@@ -36,40 +45,55 @@ export interface StackOptions {
   redisNamespace?: string;
   /** WEBHOOK_SECRET of the gateway; several gateways playing replicas of one deployment share it. Default: random. */
   webhookSecret?: string;
+  /** Point the sandbox's webhooks at this gateway (signed with its secret), as `npm start` does. */
+  sandboxWebhooks?: boolean;
 }
 
-export function testKey(label = 'gw'): string {
-  return `sk_test_${label}_${randomBytes(8).toString('hex')}`;
-}
+export const testKey = (label = 'gw'): string => newKey(label);
 
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
-  const sandbox = options.sharedSandbox ?? (await startSandbox({ port: 0, ...options.sandbox }));
+  const sandbox = options.sharedSandbox ?? (await startTestSandbox(options.sandbox));
   const apiKey = options.apiKey ?? testKey();
   const webhookSecret = options.webhookSecret ?? randomBytes(16).toString('hex');
+  const jwtSecret = options.env?.AUTH_JWT_SECRET ?? randomBytes(32).toString('hex');
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     PAYMENT_BASE_URL: sandbox.url,
     PAYMENT_API_KEY: apiKey,
     WEBHOOK_SECRET: webhookSecret,
+    // A gateway in front of a configured service must be able to verify staff tokens.
+    AUTH_JWT_SECRET: jwtSecret,
     LOG_LEVEL: 'debug',
     ...options.env,
   });
   const logLines: string[] = [];
   const log: Logger = createLogger('debug', { write: (line) => logLines.push(line) });
   const gateway = await startGateway(config, log, { redisNamespace: options.redisNamespace });
+  if (options.sandboxWebhooks) sandbox.setWebhook({ url: gateway.webhookUrl!, secret: webhookSecret, scheme: 'hmac-sha256-hex' });
+  const mintToken = async (scopes: Iterable<Scope>, subject = 'test-staff', ttlSeconds = 3600) =>
+    (await mintStaffToken({ secret: jwtSecret, scopes, subject, ttlSeconds })).token;
+  const staffToken = await mintToken(SCOPES);
   return {
     sandbox,
     gateway,
     apiKey,
     webhookSecret,
     logLines,
-    gql: (doc, variables, headers) => postGraphQL(gateway.graphqlUrl, doc, variables, headers),
+    jwtSecret,
+    staffToken,
+    mintToken,
+    gql: (doc, variables, headers = {}) =>
+      postGraphQL(gateway.graphqlUrl, doc, variables, hasAuthorization(headers) ? headers : { authorization: `Bearer ${staffToken}`, ...headers }),
     close: async () => {
       await gateway.close();
       if (!options.sharedSandbox) await sandbox.close();
     },
   };
+}
+
+function hasAuthorization(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 }
 
 export async function postGraphQL<R, V>(

@@ -1,5 +1,6 @@
 // Operations of the live-update and server tests. Typed by graphql-codegen
 // (test/gql), printed for graphql-ws and SSE.
+import { randomUUID } from 'node:crypto';
 import { graphql } from '../gql/index.js';
 import type { TestStack } from '../helpers/gateway.js';
 
@@ -109,7 +110,7 @@ function fail(what: string, result: { __typename: string; message?: string }): n
 
 /** An opa_bf charge waiting for its OTP (send_otp). 76000002 ends failed on the OTP. */
 export async function createOtpCharge(stack: TestStack, phone = '76000000', amount = 1500): Promise<string> {
-  const res = await stack.gql(CreateCharge, { input: { amount, phone, provider: 'OPA_BF' } });
+  const res = await stack.gql(CreateCharge, { input: { amount, phone, provider: 'OPA_BF', idempotencyKey: randomUUID() } });
   const result = res.data?.createCharge;
   if (result?.__typename !== 'CreateChargePayload') fail('createCharge', (result ?? { __typename: `errors ${res.raw}` }) as never);
   if (result.status !== 'SEND_OTP') throw new Error(`expected SEND_OTP, got ${result.status}`);
@@ -118,7 +119,7 @@ export async function createOtpCharge(stack: TestStack, phone = '76000000', amou
 
 /** An opb_bf charge confirmed by USSD: pay_offline, completes by itself after payOfflineMs. */
 export async function createPayOfflineCharge(stack: TestStack, phone = '70000000', amount = 2000): Promise<string> {
-  const res = await stack.gql(CreateCharge, { input: { amount, phone, provider: 'OPB_BF', confirmationMethod: 'USSD' } });
+  const res = await stack.gql(CreateCharge, { input: { amount, phone, provider: 'OPB_BF', confirmationMethod: 'USSD', idempotencyKey: randomUUID() } });
   const result = res.data?.createCharge;
   if (result?.__typename !== 'CreateChargePayload') fail('createCharge', (result ?? { __typename: `errors ${res.raw}` }) as never);
   if (result.status !== 'PAY_OFFLINE') throw new Error(`expected PAY_OFFLINE, got ${result.status}`);
@@ -133,7 +134,7 @@ export async function submitOtp(stack: TestStack, chargeReference: string, otp =
 }
 
 export async function createTransfer(stack: TestStack, recipientPhone = '76000000', amount = 1000): Promise<string> {
-  const res = await stack.gql(CreateTransfer, { input: { amount, recipientPhone } });
+  const res = await stack.gql(CreateTransfer, { input: { amount, recipientPhone, idempotencyKey: randomUUID() } });
   const result = res.data?.createTransfer;
   if (result?.__typename !== 'CreateTransferPayload') fail('createTransfer', (result ?? { __typename: `errors ${res.raw}` }) as never);
   return result.transfer.reference;
@@ -141,7 +142,7 @@ export async function createTransfer(stack: TestStack, recipientPhone = '7600000
 
 export async function createSettlement(stack: TestStack, amount = 5000): Promise<string> {
   stack.sandbox.setBalance(stack.apiKey, { collection: { available: 1_000_000 } });
-  const res = await stack.gql(CreateSettlement, { input: { amount } });
+  const res = await stack.gql(CreateSettlement, { input: { amount, idempotencyKey: randomUUID() } });
   const result = res.data?.createSettlement;
   if (result?.__typename !== 'SettlementPayload') fail('createSettlement', (result ?? { __typename: `errors ${res.raw}` }) as never);
   return result.settlement.reference;
@@ -150,7 +151,7 @@ export async function createSettlement(stack: TestStack, amount = 5000): Promise
 /** A pending checkout: its chk_ reference, its UUID reference and its payment page. */
 export async function initializeCheckout(stack: TestStack, amount = 3000): Promise<{ chk: string; uuid: string; page: string }> {
   const res = await stack.gql(InitializeCheckout, {
-    input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/cancel' },
+    input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/cancel', idempotencyKey: randomUUID() },
   });
   const result = res.data?.initializeCheckout;
   if (result?.__typename !== 'InitializeCheckoutPayload') fail('initializeCheckout', (result ?? { __typename: `errors ${res.raw}` }) as never);

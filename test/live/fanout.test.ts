@@ -2,12 +2,11 @@
 // charge over 20 WebSocket connections (50 each). One webhook (the OTP
 // submitted through the gateway) reaches all of them, and costs the payment
 // service exactly one GET of the charge. Polling is off, so only the webhook
-// can deliver.
+// can deliver. How long it takes is a benchmark's question (bench/), not a test's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { ChargeUpdated, createOtpCharge, submitOtp } from './documents.js';
 import {
-  delay,
   disposeAllClients,
   getsOf,
   probeBus,
@@ -15,7 +14,7 @@ import {
   subscribe,
   waitFor,
   withTimeout,
-  wsClient,
+  staffClient,
   type BusProbe,
   type LiveSubscription,
   type UpstreamProbe,
@@ -31,8 +30,7 @@ let upstream: UpstreamProbe;
 
 beforeAll(async () => {
   // 50 per connection is exactly the default cap; leave headroom so the test is about fan-out.
-  stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0', WS_MAX_SUBSCRIPTIONS: '64' } });
-  stack.sandbox.setWebhook({ url: stack.gateway.webhookUrl!, secret: stack.webhookSecret, scheme: 'hmac-sha256-hex' });
+  stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0', WS_MAX_SUBSCRIPTIONS: '64' }, sandboxWebhooks: true });
   bus = probeBus(stack.gateway.bus);
   upstream = probeUpstream(stack.gateway.upstream);
 });
@@ -47,30 +45,24 @@ describe('fan-out', () => {
     const getsAtStart = getsOf(stack.sandbox, 'charge', reference);
 
     // Set-up: 20 connections, 50 subscriptions each, all sent at once.
-    const setupStart = performance.now();
-    const clients = Array.from({ length: CONNECTIONS }, () => wsClient(stack.gateway.graphqlUrl));
+    const clients = Array.from({ length: CONNECTIONS }, () => staffClient(stack));
     await Promise.all(clients.map((c) => c.connected));
     const subs: Array<LiveSubscription<{ chargeUpdated: { reference: string; status: string } }>> = [];
     for (const client of clients) for (let i = 0; i < PER_CONNECTION; i++) subs.push(subscribe(client, ChargeUpdated, { reference }));
-    // Live = every listener attached and no baseline fetch still running.
+    // Live = every listener attached and no baseline fetch still running (a subscription attaches
+    // its listener, then starts its baseline fetch, in one step: none can start after this holds).
     await waitFor(() => bus.resourceAttached('charge', reference) >= SUBSCRIBERS && upstream.inFlight === 0, `${SUBSCRIBERS} live subscriptions`, 30_000);
-    await delay(30);
-    const setupMs = performance.now() - setupStart;
     const baselineGets = getsOf(stack.sandbox, 'charge', reference) - getsAtStart;
     expect(subs.filter((s) => s.isEnded)).toHaveLength(0);
-    expect(stack.gateway.live.activePollers).toBe(0);
     // Coalesced: far fewer baseline GETs than subscribers (how many depends on how the 1,000 arrive).
     expect(baselineGets).toBeGreaterThanOrEqual(1);
     expect(baselineGets).toBeLessThan(SUBSCRIBERS / 4);
 
     // The change: one OTP, one webhook.
     const getsBefore = getsOf(stack.sandbox, 'charge', reference);
-    const changeStart = performance.now();
     await submitOtp(stack, reference);
     const updates = await withTimeout(Promise.all(subs.map((s) => s.next(30_000, 'SUCCESS'))), 30_000, 'every subscriber to receive SUCCESS');
-    const deliveredMs = performance.now() - changeStart;
     const endings = await withTimeout(Promise.all(subs.map((s) => s.ended)), 10_000, 'every stream to complete');
-    const completedMs = performance.now() - changeStart;
     await stack.sandbox.webhooks.idle();
 
     expect(updates.every((u) => u.chargeUpdated.reference === reference && u.chargeUpdated.status === 'SUCCESS')).toBe(true);
@@ -80,12 +72,7 @@ describe('fan-out', () => {
     expect(webhooks).toEqual([expect.objectContaining({ ok: true, httpStatus: 200, attempt: 1 })]);
     const getsAfterWebhook = getsOf(stack.sandbox, 'charge', reference) - getsBefore;
     expect(getsAfterWebhook).toBe(1);
-
-    console.info(
-      `[fan-out] ${SUBSCRIBERS} subscribers over ${CONNECTIONS} connections: set-up ${setupMs.toFixed(0)} ms, ` +
-        `baseline GETs ${baselineGets}; after one webhook: ${updates.length} deliveries in ${deliveredMs.toFixed(0)} ms ` +
-        `(all complete in ${completedMs.toFixed(0)} ms), GETs of the charge ${getsAfterWebhook}`,
-    );
+    expect(updates).toHaveLength(SUBSCRIBERS);
     await Promise.all(clients.map((c) => c.dispose()));
     await waitFor(() => bus.resourceOpen('charge', reference) === 0, 'every bus subscription to end');
   });

@@ -10,32 +10,11 @@ import { request } from 'undici';
 import type { EventBus, EventStream } from '../../src/events/bus.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { signBody } from '../../src/webhooks/signature.js';
+import type { TestStack } from '../helpers/gateway.js';
+import { waitFor, withTimeout } from '../helpers/wait.js';
 
-export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Rejects after `ms` with a message naming what was awaited; the timer never outlives the race. */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Polls `condition` every few ms until it holds. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000, everyMs = 5): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await delay(everyMs);
-  }
-}
+export { waitFor, withTimeout } from '../helpers/wait.js';
+export { postForm } from '../helpers/http.js';
 
 // ---------------------------------------------------------------- graphql-ws clients
 
@@ -88,6 +67,27 @@ export function wsClient(graphqlUrl: string, options: { connectionParams?: Recor
   };
   openClients.add(handle);
   return handle;
+}
+
+/**
+ * Resolves once the server has answered (a result, or a refusal when the
+ * connection is at its cap) a query sent on this connection after everything
+ * sent before it: a barrier instead of "wait a little, then check that nothing
+ * else happened" (a late refusal or a close would have come first).
+ */
+export async function roundTrip(ws: TestClient): Promise<void> {
+  await withTimeout(
+    new Promise<unknown>((resolve) => {
+      ws.client.subscribe({ query: '{ __typename }' }, { next: resolve, error: resolve, complete: () => {} });
+    }),
+    3_000,
+    'a round trip on the connection',
+  );
+}
+
+/** A client of the stack's gateway, authenticated with its all-scope staff token in connection_init. */
+export function staffClient(stack: Pick<TestStack, 'gateway' | 'staffToken'>): TestClient {
+  return wsClient(stack.gateway.graphqlUrl, { connectionParams: { authorization: `Bearer ${stack.staffToken}` } });
 }
 
 /** Disposes every client created by wsClient() and not yet disposed (afterEach/afterAll). */
@@ -300,18 +300,6 @@ export async function postWebhook(
     body,
   });
   return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
-
-/** Page endpoints of the sandbox's checkout page (what a browser would post). */
-export async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; location: string | null }> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-  await res.body.dump();
-  const location = res.headers['location'];
-  return { status: res.statusCode, location: typeof location === 'string' ? location : null };
 }
 
 // ---------------------------------------------------------------- upstream probe

@@ -1,33 +1,21 @@
 // Pollers (no webhooks): one per followed resource, shared, stopped when the
 // last subscriber leaves or at a final state; and the WebSocket limits: the
 // per-connection subscription cap, the frame size limit, connection params.
+// Time is counted in polls, never slept: another charge, followed by its own
+// subscriber, is polled every interval like any other (the metronome below).
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { ChargeUpdated, PaymentEvents, createOtpCharge, createPayOfflineCharge, submitOtp } from './documents.js';
-import {
-  delay,
-  disposeAllClients,
-  getsOf,
-  probeBus,
-  probeUpstream,
-  subscribe,
-  untilWatching,
-  waitFor,
-  withTimeout,
-  wsClient,
-  type BusProbe,
-  type UpstreamProbe,
-} from './helpers.js';
+import { disposeAllClients, getsOf, probeBus, roundTrip, subscribe, untilWatching, waitFor, withTimeout, staffClient, type BusProbe } from './helpers.js';
 
-const POLL_MS = 50;
+const POLL_MS = 25;
 const MAX_SUBSCRIPTIONS = 5;
 
 let stack: TestStack;
 let clock: ManualClock;
 let probe: BusProbe;
-let upstream: UpstreamProbe;
 
 beforeAll(async () => {
   clock = manualClock();
@@ -37,56 +25,71 @@ beforeAll(async () => {
     env: { SUBSCRIPTION_POLL_MS: String(POLL_MS), SUBSCRIPTION_POLL_MAX_MS: String(POLL_MS), WS_MAX_SUBSCRIPTIONS: String(MAX_SUBSCRIPTIONS) },
   });
   probe = probeBus(stack.gateway.bus);
-  upstream = probeUpstream(stack.gateway.upstream);
 });
 afterEach(async () => {
   await disposeAllClients();
-  await waitFor(() => stack.gateway.live.activePollers === 0, 'pollers to stop after the test', 2_000);
 });
 afterAll(async () => {
   await disposeAllClients();
   await stack?.close();
 });
 
+/**
+ * A charge of its own, followed by one subscriber (SEND_OTP never changes by
+ * itself): its poller polls every POLL_MS, so its polls count intervals.
+ */
+async function metronome() {
+  const reference = await createOtpCharge(stack);
+  const since = getsOf(stack.sandbox, 'charge', reference);
+  const sub = subscribe(staffClient(stack), ChargeUpdated, { reference });
+  await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
+  return {
+    /** Resolves after `n` more polling intervals. */
+    async cycles(n: number) {
+      const start = getsOf(stack.sandbox, 'charge', reference);
+      await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= start + n, `${n} polling intervals`);
+    },
+    stop: () => sub.unsubscribe(),
+  };
+}
+
 describe('pollers', () => {
-  it('unsubscribing stops the poller: activePollers drops to 0 and no more GETs reach the service', async () => {
-    const ws = wsClient(stack.gateway.graphqlUrl);
+  it('unsubscribing stops the poller: no more GETs reach the service', async () => {
+    const beat = await metronome();
+    const ws = staffClient(stack);
     const reference = await createOtpCharge(stack);
     const since = getsOf(stack.sandbox, 'charge', reference);
     const sub = subscribe(ws, ChargeUpdated, { reference });
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
-    await waitFor(() => stack.gateway.live.activePollers === 1, 'the poller to start');
     const polled = getsOf(stack.sandbox, 'charge', reference);
     await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= polled + 2, 'two polls');
 
     sub.unsubscribe();
-    await waitFor(() => stack.gateway.live.activePollers === 0, 'the poller to stop');
     await waitFor(() => probe.resourceOpen('charge', reference) === 0, 'the bus subscription to end');
-    // A poll already on the wire when the client left may still land; none may start after.
-    await waitFor(() => upstream.inFlight === 0, 'the last poll to settle');
+    // A poll already on the wire when the client left may still land (within an interval); none may start after.
+    await beat.cycles(1);
     const atStop = getsOf(stack.sandbox, 'charge', reference);
-    await delay(POLL_MS * 4);
+    await beat.cycles(4);
     expect(getsOf(stack.sandbox, 'charge', reference) - atStop).toBe(0);
     expect(sub.results).toEqual([]);
   });
 
   it('several subscribers of one reference share one poller (GETs per interval do not grow with subscribers)', async () => {
-    const clients = [wsClient(stack.gateway.graphqlUrl), wsClient(stack.gateway.graphqlUrl)];
+    const clients = [staffClient(stack), staffClient(stack)];
     const reference = await createOtpCharge(stack);
     const since = getsOf(stack.sandbox, 'charge', reference);
     const subs = Array.from({ length: 8 }, (_, i) => subscribe(clients[i % 2]!, ChargeUpdated, { reference }));
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since, subscribers: 8 });
-    await waitFor(() => stack.gateway.live.activePollers === 1, 'one poller');
     const baselines = getsOf(stack.sandbox, 'charge', reference) - since;
+    const beat = await metronome();
 
-    const windowMs = POLL_MS * 8;
+    const intervals = 8;
     const start = getsOf(stack.sandbox, 'charge', reference);
-    await delay(windowMs);
+    await beat.cycles(intervals);
     const polls = getsOf(stack.sandbox, 'charge', reference) - start;
-    // One poller: at most one GET per interval (8 in the window); 8 pollers would make ~64.
+    // One poller: one GET per interval, like the metronome's (give or take the phase of each); 8 pollers would make ~64.
     expect(polls).toBeGreaterThanOrEqual(3);
-    expect(polls).toBeLessThanOrEqual(windowMs / POLL_MS + 1);
-    expect(stack.gateway.live.activePollers).toBe(1);
+    expect(polls).toBeLessThanOrEqual(intervals + 2);
     expect(baselines).toBeGreaterThanOrEqual(1);
     expect(baselines).toBeLessThanOrEqual(8);
 
@@ -94,23 +97,27 @@ describe('pollers', () => {
     await submitOtp(stack, reference);
     for (const sub of subs) expect((await sub.next(2_000, 'SUCCESS')).chargeUpdated.status).toBe('SUCCESS');
     await Promise.all(subs.map((s) => withTimeout(s.ended, 2_000, 'completion')));
-    await waitFor(() => stack.gateway.live.activePollers === 0, 'the poller to stop');
+    // The poller saw the final state and stopped.
+    const atFinal = getsOf(stack.sandbox, 'charge', reference);
+    await beat.cycles(3);
+    expect(getsOf(stack.sandbox, 'charge', reference)).toBe(atFinal);
   });
 
   it('a poller stops by itself at a final state, even before its subscribers have left', async () => {
+    const beat = await metronome();
     const reference = await createPayOfflineCharge(stack);
+    const since = getsOf(stack.sandbox, 'charge', reference);
     // A watch taken directly and not drained: its subscriber has not left when the final state comes.
     const watch = stack.gateway.live.watch('charge', reference);
     const first = watch.next();
-    await waitFor(() => stack.gateway.live.activePollers === 1, 'the poller to start');
+    await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= since + 2, 'the baseline and a first poll');
 
     await clock.advance(1_000); // the customer confirms on the phone: success
     const { value, done } = await withTimeout(first, 2_000, 'the SUCCESS change');
     expect(done).toBe(false);
     expect(value).toMatchObject({ reference, status: 'success' });
-    expect(stack.gateway.live.activePollers).toBe(0);
     const atFinal = getsOf(stack.sandbox, 'charge', reference);
-    await delay(POLL_MS * 4);
+    await beat.cycles(4);
     expect(getsOf(stack.sandbox, 'charge', reference)).toBe(atFinal);
     // The stream ends after the final state.
     expect(await watch.next()).toEqual({ done: true, value: undefined });
@@ -122,14 +129,14 @@ describe('WebSocket connections', () => {
     end.kind === 'error' && Array.isArray(end.error) && (end.error as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code === 'TOO_MANY_SUBSCRIPTIONS';
 
   it(`a connection holds at most WS_MAX_SUBSCRIPTIONS (${MAX_SUBSCRIPTIONS}) subscriptions; the extra ones get an error`, async () => {
-    const ws = wsClient(stack.gateway.graphqlUrl);
+    const ws = staffClient(stack);
     await ws.connected;
     const attachedBefore = probe.paymentEventsAttached();
     // All sent at once: the server handles them concurrently.
     const subs = Array.from({ length: MAX_SUBSCRIPTIONS + 2 }, () => subscribe(ws, PaymentEvents, {}));
     await waitFor(() => subs.filter((s) => s.isEnded).length >= 2, 'the two extra subscriptions to be refused', 2_000);
     await waitFor(() => probe.paymentEventsAttached() - attachedBefore >= MAX_SUBSCRIPTIONS, 'the accepted ones to be live');
-    await delay(30);
+    await roundTrip(ws);
     const refused = subs.filter((s) => s.isEnded);
     expect(refused).toHaveLength(2);
     for (const s of refused) expect(tooMany(await s.ended)).toBe(true);
@@ -146,11 +153,11 @@ describe('WebSocket connections', () => {
     const attached = probe.paymentEventsAttached();
     const replacement = subscribe(ws, PaymentEvents, {});
     await waitFor(() => probe.paymentEventsAttached() === attached + 1, 'the replacement to be live');
-    await delay(30);
+    await roundTrip(ws);
     expect(replacement.isEnded).toBe(false);
 
     // The cap is per connection: another connection has its own.
-    const other = wsClient(stack.gateway.graphqlUrl);
+    const other = staffClient(stack);
     const otherSub = subscribe(other, PaymentEvents, {});
     await waitFor(() => probe.paymentEventsAttached() === attached + 2, 'the other connection\'s subscription');
     expect(otherSub.isEnded).toBe(false);
@@ -158,7 +165,7 @@ describe('WebSocket connections', () => {
   });
 
   it('refusals do not free slots: subscribing one at a time past the cap keeps being refused', async () => {
-    const ws = wsClient(stack.gateway.graphqlUrl);
+    const ws = staffClient(stack);
     await ws.connected;
     const open = probe.paymentEventsOpen();
     for (let i = 1; i <= MAX_SUBSCRIPTIONS; i++) {
@@ -169,12 +176,12 @@ describe('WebSocket connections', () => {
       const extra = subscribe(ws, PaymentEvents, { kinds: ['charge.success'] });
       expect(tooMany(await withTimeout(extra.ended, 2_000, `refusal ${i + 1}`))).toBe(true);
     }
-    await delay(30);
+    await roundTrip(ws);
     expect(probe.paymentEventsOpen()).toBe(open + MAX_SUBSCRIPTIONS);
   });
 
   it('a query that does not parse is refused alone: the connection and its other subscriptions live on', async () => {
-    const ws = wsClient(stack.gateway.graphqlUrl);
+    const ws = staffClient(stack);
     await ws.connected;
     const open = probe.paymentEventsOpen();
     const good = subscribe(ws, PaymentEvents, {});
@@ -183,7 +190,7 @@ describe('WebSocket connections', () => {
       ws.client.subscribe({ query: 'subscription {' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
     });
     expect(broken).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Syntax Error/) })]);
-    await delay(30);
+    await roundTrip(ws);
     expect(ws.closes).toEqual([]);
     expect(good.isEnded).toBe(false);
     expect(probe.paymentEventsOpen()).toBe(open + 1);
@@ -194,7 +201,7 @@ describe('WebSocket connections', () => {
   });
 
   it('a frame larger than the limit (64 KiB) closes the socket with 1009; a frame just under it is served', async () => {
-    const ws = wsClient(stack.gateway.graphqlUrl);
+    const ws = staffClient(stack);
     await ws.connected;
     const padded = (bytes: number) => ({ query: `# ${'x'.repeat(bytes)}\n{ __typename }` });
 
@@ -236,9 +243,10 @@ describe('connection params', () => {
     expect(await init(true)).toBe(4400);
   });
 
-  it('accepts an object, null, or none', async () => {
-    expect(await init({ authorization: 'Bearer x' })).toBe('ack');
-    expect(await init(null)).toBe('ack');
-    expect(await init(undefined, true)).toBe('ack');
+  it('accepts an object carrying a valid token; refuses (4403) a bad token, null, or none', async () => {
+    expect(await init({ authorization: `Bearer ${stack.staffToken}` })).toBe('ack');
+    expect(await init({ authorization: 'Bearer x' })).toBe(4403);
+    expect(await init(null)).toBe(4403);
+    expect(await init(undefined, true)).toBe(4403);
   });
 });

@@ -5,20 +5,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import { createLiveUpdates } from '../../src/live/index.js';
+import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
 import { silentLogger } from '../../src/logger.js';
 import type { Charge, UpstreamClient } from '../../src/upstream/types.js';
-import type { PaymentEventRecord } from '../../src/webhooks/event.js';
+import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { ChargeUpdated, createOtpCharge, submitOtp } from './documents.js';
-import { delay, disposeAllClients, getsOf, probeBus, subscribe, waitFor, withTimeout, wsClient, type BusProbe } from './helpers.js';
+import { disposeAllClients, getsOf, probeBus, subscribe, waitFor, withTimeout, staffClient, type BusProbe } from './helpers.js';
 
 describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
   let stack: TestStack;
+  let clock: ManualClock;
   let probe: BusProbe;
 
   beforeAll(async () => {
-    stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0' } });
-    stack.sandbox.setWebhook({ url: stack.gateway.webhookUrl!, secret: stack.webhookSecret, scheme: 'hmac-sha256-hex' });
+    clock = manualClock();
+    stack = await startStack({ sandbox: { clock }, env: { SUBSCRIPTION_POLL_MS: '0' }, sandboxWebhooks: true });
     probe = probeBus(stack.gateway.bus);
   });
   afterEach(async () => {
@@ -35,7 +37,7 @@ describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
     await submitOtp(stack, reference);
     await stack.sandbox.webhooks.idle();
 
-    const ws = wsClient(stack.gateway.graphqlUrl);
+    const ws = staffClient(stack);
     const sub = subscribe(ws, ChargeUpdated, { reference });
     expect((await sub.next(2_000, 'the final state')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
     expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });
@@ -45,10 +47,10 @@ describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
   it('a change published while the subscription is still reading its baseline is not lost', async () => {
     const reference = await createOtpCharge(stack);
     const path = `/v1/payment/charges/${reference}`;
-    // The baseline GET is held 150 ms on its way in (the charge is still SEND_OTP when it is answered).
-    stack.sandbox.faults.add({ method: 'GET', path, kind: 'delay', ms: 150, times: 1 });
+    // The baseline GET is held until the service's clock moves (the charge is still SEND_OTP when it is answered).
+    stack.sandbox.faults.add({ method: 'GET', path, kind: 'delay', ms: 1_000, times: 1 });
     const since = getsOf(stack.sandbox, 'charge', reference);
-    const ws = wsClient(stack.gateway.graphqlUrl);
+    const ws = staffClient(stack);
     const sub = subscribe(ws, ChargeUpdated, { reference });
     await waitFor(() => getsOf(stack.sandbox, 'charge', reference) > since, 'the baseline GET to be on its way');
 
@@ -56,6 +58,7 @@ describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
     const charge = await stack.gateway.upstream.fetchCharge(reference);
     expect(charge.status).toBe('send_otp');
     await stack.gateway.bus.publishResourceChanged({ type: 'charge', reference, status: 'success', resource: { ...charge, status: 'success' } });
+    await clock.advance(1_000); // the baseline is answered now, after the change
 
     expect((await sub.next(2_000, 'the change published during the baseline')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
     expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });
@@ -96,20 +99,24 @@ describe('webhook-triggered refresh (live updates over a scripted upstream)', ()
     const changes = bus.subscribeResourceChanged('charge', 'ch_race');
     const firstChange = changes.next();
 
-    // A fetch already in flight (a poller's, a subscriber's baseline, another event's resolver)...
-    const older = live.fetchResource('charge', 'ch_race');
-    expect(calls).toHaveLength(1);
-    await delay(5);
-    // ...then the webhook: its refresh must ask again rather than join the older fetch.
+    // A fetch already in flight: a subscriber's baseline...
+    const watch = live.watch('charge', 'ch_race');
+    const watched = watch.next();
+    await waitFor(() => calls.length === 1, 'the baseline fetch to start');
+    // ...then the webhook, received after that fetch started: its refresh must ask again rather than join it.
+    const startedBy = Date.now();
+    await waitFor(() => Date.now() > startedBy, 'the clock to pass the start of the baseline fetch');
     live.onWebhook(webhook('ch_race'));
     expect(calls).toHaveLength(2);
     calls[0]!.answer('send_otp'); // the older answer, from before the change
     calls[1]!.answer('success');
-    await older;
 
     const { value } = await withTimeout(firstChange, 1_000, 'the refresh to be published');
     expect(value).toMatchObject({ reference: 'ch_race', status: 'success' });
+    // The subscriber, whose baseline said send_otp, gets the change too.
+    expect((await withTimeout(watched, 1_000, 'the subscriber to see the change')).value).toMatchObject({ status: 'success' });
     await changes.return();
+    await watch.return?.();
     live.close();
   });
 
@@ -120,10 +127,13 @@ describe('webhook-triggered refresh (live updates over a scripted upstream)', ()
     const received = new Date(Date.now() - 1);
     live.onWebhook(webhook('ch_burst', received));
     live.onWebhook(webhook('ch_burst', received));
-    const joined = live.fetchResource('charge', 'ch_burst');
-    expect(calls).toHaveLength(1);
+    // A subscriber arriving now: its baseline joins the refresh (or it would wait for an answer that never comes).
+    const watch = live.watch('charge', 'ch_burst');
+    const baseline = watch.next();
     calls[0]!.answer('success');
-    expect(await joined).toMatchObject({ status: 'success' });
+    expect((await withTimeout(baseline, 1_000, 'the baseline')).value).toMatchObject({ status: 'success' });
+    expect(calls).toHaveLength(1);
+    await watch.return?.();
     live.close();
   });
 });

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from '../events/redis-helpers.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { ChargeUpdated, PaymentEventIds, PaymentEvents, createOtpCharge, submitOtp } from './documents.js';
 import {
-  delay,
   disposeAllClients,
   getsOf,
   postWebhook,
@@ -20,7 +20,7 @@ import {
   subscribe,
   waitFor,
   withTimeout,
-  wsClient,
+  staffClient,
   type BusProbe,
   type UpstreamProbe,
 } from './helpers.js';
@@ -51,7 +51,7 @@ async function startReplica(apiKey: string): Promise<Replica> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startTestSandbox();
   const apiKey = testKey('replicas');
   a = await startReplica(apiKey);
   b = await startReplica(apiKey);
@@ -80,15 +80,28 @@ async function chargeWebhookBody(reference: string): Promise<string> {
   return JSON.stringify({ event: `charge.${String(envelope.data['status'])}`, data: envelope.data });
 }
 
+/**
+ * Another charge confirmed and its webhook posted to `replica`: a barrier event. Events on one
+ * Redis channel arrive in the order they were published, so a subscriber whose next event is this
+ * one has received no stray copy of anything published before it.
+ */
+async function markerEvent(replica: Replica): Promise<string> {
+  const reference = await createOtpCharge(a.stack);
+  await submitOtp(a.stack, reference);
+  const reply = await postWebhook(replica.stack.gateway.webhookUrl!, secret, await chargeWebhookBody(reference));
+  expect(reply.status).toBe(200);
+  return reference;
+}
+
 const paymentChannel = `${namespace}:events:paymentEvent`;
 const chargeChannel = (reference: string) => `${namespace}:events:resourceChanged:charge:${reference}`;
 
 describe('two replicas on one Redis', () => {
   it('a webhook posted to A reaches paymentEvents subscribers on A and on B exactly once each, and B\'s chargeUpdated', async () => {
     const reference = await createOtpCharge(a.stack);
-    const onA = subscribe(wsClient(a.stack.gateway.graphqlUrl), PaymentEvents, {});
-    const onB = subscribe(wsClient(b.stack.gateway.graphqlUrl), PaymentEvents, {});
-    const updatesOnB = subscribe(wsClient(b.stack.gateway.graphqlUrl), ChargeUpdated, { reference });
+    const onA = subscribe(staffClient(a.stack), PaymentEvents, {});
+    const onB = subscribe(staffClient(b.stack), PaymentEvents, {});
+    const updatesOnB = subscribe(staffClient(b.stack), ChargeUpdated, { reference });
     await waitFor(() => a.bus.paymentEventsAttached() >= 1 && b.bus.paymentEventsAttached() >= 1, 'paymentEvents on both');
     await waitFor(() => b.bus.resourceAttached('charge', reference) >= 1 && b.upstream.inFlight === 0, 'chargeUpdated on B');
     await waitForSubscribers(redis, paymentChannel, 2);
@@ -113,16 +126,17 @@ describe('two replicas on one Redis', () => {
     expect((await updatesOnB.next(3_000, 'chargeUpdated on B')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
     expect(await withTimeout(updatesOnB.ended, 2_000, 'completion on B')).toEqual({ kind: 'complete' });
 
-    await delay(100);
-    expect(onA.results).toHaveLength(1);
-    expect(onB.results).toHaveLength(1);
+    const marker = await markerEvent(a);
+    for (const sub of [onA, onB]) expect((await sub.next(3_000, 'the marker event')).paymentEvents.reference).toBe(marker);
+    expect(onA.results).toHaveLength(2);
+    expect(onB.results).toHaveLength(2);
   });
 
   it('the same delivery posted to A and B at once is published once: each subscriber gets exactly one, with one refresh', async () => {
     const reference = await createOtpCharge(a.stack);
     const attachedBefore = [a, b].map((r) => r.bus.paymentEventsAttached());
-    const events = [a, b].map((r) => subscribe(wsClient(r.stack.gateway.graphqlUrl), PaymentEventIds, { kinds: ['charge.success'] }));
-    const updates = [a, b].map((r) => subscribe(wsClient(r.stack.gateway.graphqlUrl), ChargeUpdated, { reference }));
+    const events = [a, b].map((r) => subscribe(staffClient(r.stack), PaymentEventIds, { kinds: ['charge.success'] }));
+    const updates = [a, b].map((r) => subscribe(staffClient(r.stack), ChargeUpdated, { reference }));
     await waitFor(
       () =>
         [a, b].every(
@@ -147,8 +161,9 @@ describe('two replicas on one Redis', () => {
       expect((await sub.next(3_000, 'SUCCESS')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
       expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });
     }
-    await delay(100);
-    expect(events.map((s) => s.results.length)).toEqual([1, 1]);
+    const marker = await markerEvent(b);
+    for (const sub of events) expect((await sub.next(3_000, 'the marker event')).paymentEvents.reference).toBe(marker);
+    expect(events.map((s) => s.results.length)).toEqual([2, 2]);
     expect(updates.map((s) => s.results.length)).toEqual([1, 1]);
     // Only the replica that won the delivery refreshed the charge.
     expect(getsOf(sandbox, 'charge', reference) - getsBefore).toBe(1);

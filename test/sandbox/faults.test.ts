@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { manualClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, newKey } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -72,21 +72,56 @@ describe('faults', () => {
     expect(res.body.data.transfer_balances.opa_money_bf.available).toBe('100000');
   });
 
-  it('delay with ms: answers normally afterwards', async () => {
-    sandbox.faults.add({ path: '/v1/payment/balances', kind: 'delay', ms: 150 });
-    const started = Date.now();
-    const res = await api.get('/v1/payment/balances');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(res.status).toBe(200);
+  it('delay with ms: no answer until the sandbox clock has moved ms, then a normal answer', async () => {
+    const clock = manualClock();
+    const delayed = await startSandbox({ clock });
+    const client = new Api(delayed.url, newKey('delayed'));
+    try {
+      // An hour: were the delay real time, the answer could never come within this test.
+      const HOUR = 3_600_000;
+      delayed.faults.add({ path: '/v1/payment/balances', kind: 'delay', ms: HOUR });
+      let answered = false;
+      const pending = client.get('/v1/payment/balances').finally(() => (answered = true));
+      await expect.poll(() => delayed.requests.count({ path: '/v1/payment/balances' })).toBe(1);
+
+      await clock.advance(HOUR - 1);
+      // A full round trip to the same server after the advance: the delayed request is still unanswered.
+      expect((await client.get('/v1/payment/charges')).status).toBe(200);
+      expect(answered).toBe(false);
+
+      await clock.advance(1);
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(res.body.data.transfer_balances.opa_money_bf).toEqual({ available: 100_000, pending: 0 });
+    } finally {
+      await client.close();
+      await delayed.close();
+    }
   });
 
-  it('delay without ms: never answers (client deadline fires)', async () => {
-    sandbox.faults.add({ path: '/v1/payment/balances', kind: 'delay' });
+  it('delay without ms: never answers, however far the clock moves, until the client gives up', async () => {
+    const clock = manualClock();
+    const held = await startSandbox({ clock });
     const agent = new Agent();
-    await expect(
-      request(`${sandbox.url}/v1/payment/balances`, { headers: { 'x-api-key': api.key }, dispatcher: agent, headersTimeout: 200 }),
-    ).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
-    await agent.destroy();
+    const giveUp = new AbortController();
+    try {
+      held.faults.add({ path: '/v1/payment/balances', kind: 'delay' });
+      let answered = false;
+      const pending = request(`${held.url}/v1/payment/balances`, { headers: { 'x-api-key': api.key }, dispatcher: agent, signal: giveUp.signal })
+        .finally(() => (answered = true));
+      await expect.poll(() => held.requests.count({ path: '/v1/payment/balances' })).toBe(1);
+      await clock.advance(365 * 24 * 3_600_000);
+      // A full round trip to the same server after the advance: still no answer to the held request.
+      const other = await request(`${held.url}/v1/payment/charges`, { headers: { 'x-api-key': api.key }, dispatcher: agent });
+      await other.body.dump();
+      expect(other.statusCode).toBe(200);
+      expect(answered).toBe(false);
+      giveUp.abort();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      await agent.destroy();
+      await held.close();
+    }
   });
 
   it('reset: the socket is destroyed without an answer; nothing processed', async () => {

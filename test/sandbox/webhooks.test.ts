@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_OTP, WEBHOOK_EVENT_KINDS, manualClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { TEST_OTP, WEBHOOK_EVENT_KINDS, manualClock, startSandbox } from '../../src/sandbox/index.js';
 import { Api, newKey, startReceiver } from './helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -57,7 +57,7 @@ afterAll(() => stack.close());
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function create(input: { amount: number; phone: string; provider: Provider; confirmationMethod?: 'OTP' | 'USSD'; extId?: string; idempotencyKey?: string }) {
-  const res = await stack.gql(CreateCharge, { input });
+  const res = await stack.gql(CreateCharge, { input: { ...input, idempotencyKey: input.idempotencyKey ?? uniqueKey('charge') } });
   expect(res.errors).toBeUndefined();
   return res.data!.createCharge;
 }

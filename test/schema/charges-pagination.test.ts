@@ -1,16 +1,23 @@
-// The `charges` connection over the service's page-based list: a property test
-// walks random filters with random page sizes forward (first/after) and
-// backward (last/before) over a few hundred charges and checks every page
-// against the service's own list, filtered independently. Also: cursors bound
-// to their filter, page-size limits, and windows that straddle the service's
+// The `charges` connection over the service's page-based list. The window
+// logic (fetchChargeWindow) is checked in-process, many thousand times, against
+// a stub list that keeps the service's paging contract (honouring the page size
+// asked, or ignoring it). Over HTTP, a few property runs walk random filters
+// with random page sizes forward (first/after) and backward (last/before) over
+// a few hundred charges and check every page against the service's own list,
+// filtered independently. Also: cursors bound to their list and to every field
+// of their filter, page-size limits, and windows that straddle the service's
 // pages whatever page size the gateway is configured with (or the service uses).
 import fc from 'fast-check';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_OTP, manualClock, type ManualClock } from '../../src/sandbox/index.js';
+import { fetchChargeWindow } from '../../src/schema/charge-window.js';
+import type { WindowRequest } from '../../src/schema/pagination.js';
+import type { Charge, ChargePage, UpstreamClient } from '../../src/upstream/types.js';
 import { graphql } from '../gql/index.js';
 import type { ChargeFilter, ChargeStatus, Provider } from '../gql/graphql.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { sandboxRest } from './support.js';
+import { Api } from '../helpers/sandbox-api.js';
 
 const ChargesPage = graphql(`
   query ChargesPaginationPage($filter: ChargeFilter, $first: Int, $after: String, $last: Int, $before: String) {
@@ -20,6 +27,20 @@ const ChargesPage = graphql(`
       edges { cursor node { reference } }
     }
   }
+`);
+
+// The other lists, one item each: a cursor belongs to the list that issued it.
+const CheckoutsAfter = graphql(`
+  query ChargesPaginationCheckouts($after: String) { checkouts(first: 1, after: $after) { pageInfo { endCursor } } }
+`);
+const TransfersAfter = graphql(`
+  query ChargesPaginationTransfers($after: String) { transfers(first: 1, after: $after) { pageInfo { endCursor } } }
+`);
+const SettlementsAfter = graphql(`
+  query ChargesPaginationSettlements($after: String) { settlements(first: 1, after: $after) { pageInfo { endCursor } } }
+`);
+const ChargesAfter = graphql(`
+  query ChargesPaginationCharges($after: String) { charges(first: 1, after: $after) { pageInfo { endCursor } } }
 `);
 
 const DAY = 86_400_000;
@@ -61,7 +82,7 @@ function prng(seed: number) {
 beforeAll(async () => {
   clock = manualClock(Date.UTC(2025, 0, 15, 9, 0, 0));
   stack = await startStack({ sandbox: { clock } });
-  const rest = sandboxRest(stack.sandbox.url, stack.apiKey);
+  const rest = new Api(stack.sandbox.url, stack.apiKey);
   const pick = prng(20250115);
   const providers = Object.keys(PHONES);
   for (let day = 0; day < DAYS.length; day++) {
@@ -78,7 +99,7 @@ beforeAll(async () => {
     for (let i = 0; i < specs.length; i += 25) {
       await Promise.all(
         specs.slice(i, i + 25).map(async (s) => {
-          const ref = await rest.createCharge(s.provider, s.phone, s.amount, s.ussd ? { confirmation_method: 'ussd' } : {});
+          const ref = await rest.newCharge(s.provider, s.phone, s.amount, s.ussd ? { confirmation_method: 'ussd' } : {});
           if (s.provider === 'ope_bj' || s.ussd || s.action === 0) return;
           await rest.submitOtp(ref, s.action === 1 ? TEST_OTP : '000000');
         }),
@@ -89,6 +110,7 @@ beforeAll(async () => {
   }
   // The service's own list, in its own order: the reference every walk is checked against.
   all = await rest.allCharges();
+  await rest.close();
   expect(all).toHaveLength(PER_DAY * DAYS.length);
 }, 20_000);
 afterAll(() => stack.close());
@@ -195,6 +217,108 @@ async function walk(s: TestStack, filter: ChargeFilter, size: number, expected: 
 
 const expectedFor = (filter: ChargeFilter) => all.filter((c) => matches(c, filter)).map((c) => c.reference);
 
+/**
+ * The service's charge list contract over `total` charges: page n holds items
+ * [(n-1)*size, n*size) with size the page size asked (at most 100), or, for a
+ * service that ignores the asked size, its own fixed size.
+ */
+function stubList(total: number, ownPageSize: number | null) {
+  const items = Array.from({ length: total }, (_, i) => ({ reference: `ch_${i}` }) as Charge);
+  const calls: Array<{ page: number; pageSize: number }> = [];
+  const listCharges = async (_filter: unknown, asked: { page: number; pageSize: number }): Promise<ChargePage> => {
+    calls.push(asked);
+    const size = Math.min(ownPageSize ?? asked.pageSize, 100);
+    const totalPages = Math.ceil(total / size);
+    const start = (asked.page - 1) * size;
+    return {
+      items: items.slice(start, start + size),
+      pagination: { totalRecords: total, currentPage: asked.page, totalPages, hasNext: asked.page < totalPages, hasPrevious: asked.page > 1 },
+    };
+  };
+  return { upstream: { listCharges } as unknown as UpstreamClient, calls };
+}
+
+/** What a Relay window over `total` items is, by slicing: the items between the cursors, then the first or last n. */
+function expectedWindow(total: number, request: WindowRequest): string[] {
+  const between = Array.from({ length: total }, (_, i) => i).filter((i) => i >= request.lowerBound && (request.upperBound === null || i < request.upperBound));
+  const taken = request.first != null ? between.slice(0, request.first) : between.slice(Math.max(0, between.length - request.last!));
+  return taken.map((i) => `ch_${i}`);
+}
+
+const windowRequestArb = (total: number): fc.Arbitrary<WindowRequest> =>
+  fc.record({
+    after: fc.option(fc.integer({ min: 0, max: total + 2 }), { nil: null }),
+    // A `before` cursor names an item of the list (see the known bug below for one past its end).
+    before: fc.option(fc.integer({ min: 0, max: Math.max(0, total - 1) }), { nil: null }),
+    backward: fc.boolean(),
+    size: fc.integer({ min: 1, max: 100 }),
+  }).map(({ after, before, backward, size }) => ({
+    lowerBound: after === null ? 0 : after + 1,
+    upperBound: before,
+    first: backward ? null : size,
+    last: backward ? size : null,
+  }));
+
+describe('charge windows over a page-based list (in-process, stub list)', () => {
+  const caseArb = fc
+    .record({
+      total: fc.oneof(fc.integer({ min: 0, max: 450 }), fc.constantFrom(0, 1, 20, 99, 100, 101, 200, 201)),
+      // null: the service honours the page size asked; a number: it always uses its own.
+      ownPageSize: fc.option(fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(20)), { nil: null, freq: 2 }),
+      preferredPageSize: fc.integer({ min: 1, max: 100 }),
+    })
+    .chain((c) => windowRequestArb(c.total).map((request) => ({ ...c, request })));
+
+  it('returns exactly the requested window, its offset and the total, whatever page size the service uses', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb, async ({ total, ownPageSize, preferredPageSize, request }) => {
+        const { upstream } = stubList(total, ownPageSize);
+        const window = await fetchChargeWindow(upstream, {}, request, preferredPageSize);
+        const expected = expectedWindow(total, request);
+        expect(window.items.map((c) => c.reference)).toEqual(expected);
+        expect(window.total).toBe(total);
+        if (expected.length > 0) expect(window.start).toBe(Number(expected[0]!.slice(3)));
+      }),
+      {
+        numRuns: 4_000,
+        examples: [
+          // Page counts that coincide: 35 charges make 2 pages of 30 (asked) and 2 pages of 20 (used).
+          [{ total: 35, ownPageSize: 20, preferredPageSize: 20, request: { lowerBound: 0, upperBound: null, first: 30, last: null } }],
+          [{ total: 35, ownPageSize: 20, preferredPageSize: 20, request: { lowerBound: 0, upperBound: null, first: null, last: 30 } }],
+          [{ total: 40, ownPageSize: 20, preferredPageSize: 20, request: { lowerBound: 10, upperBound: 38, first: null, last: 30 } }],
+        ],
+      },
+    );
+  });
+
+  // KNOWN BUG (src/schema/charge-window.ts), marked so that the fix turns this red and it becomes a plain `it`:
+  // a filtered list can shrink (charges leave `status: PENDING`), so a `before` cursor may lie past its end.
+  // The range is then read for the provisional window [before - last, before) while the final window is
+  // [total - last, total): the slice starts at a negative index and returns only the last item.
+  it.fails('a `before` cursor past the end of a list that shrank still gets the last `last` items', async () => {
+    const { upstream } = stubList(437, 20);
+    const request = { lowerBound: 0, upperBound: 438, first: null, last: 58 };
+    const window = await fetchChargeWindow(upstream, {}, request, 6);
+    expect(window.items.map((c) => c.reference)).toEqual(expectedWindow(437, request));
+  });
+
+  it('costs at most two list calls when the service honours the page size (three for `last` without `before`)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 450 }).chain((total) => fc.tuple(fc.constant(total), windowRequestArb(total), fc.integer({ min: 1, max: 100 }))),
+        async ([total, request, preferredPageSize]) => {
+          const { upstream, calls } = stubList(total, null);
+          await fetchChargeWindow(upstream, {}, request, preferredPageSize);
+          const totalFirst = request.last != null && request.upperBound === null ? 1 : 0;
+          expect(calls.length).toBeLessThanOrEqual(2 + totalFirst);
+          expect(calls.every((c) => c.pageSize >= (request.first ?? request.last)!)).toBe(true);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
 describe('charges connection: property', () => {
   it('the data set covers every filter dimension', () => {
     for (const status of ['PENDING', 'SUCCESS', 'FAILED'] as const) expect(expectedFor({ status }).length).toBeGreaterThan(10);
@@ -206,7 +330,8 @@ describe('charges connection: property', () => {
       fc.asyncProperty(filterArb, fc.integer({ min: 1, max: 100 }), async (filter, size) => {
         await walk(stack, filter, size, expectedFor(filter));
       }),
-      { numRuns: 25 },
+      // The window logic itself is covered above in-process; over HTTP a few walks show the parts fit.
+      { numRuns: 5 },
     );
   });
 
@@ -228,7 +353,7 @@ describe('charges connection: property', () => {
         fc.asyncProperty(filterArb, fc.integer({ min: 1, max: 100 }), async (filter, size) => {
           await walk(ignoring, filter, size, expectedFor(filter));
         }),
-        { numRuns: 25, examples: [[hard!, 30]] },
+        { numRuns: 4, examples: [[hard!, 30]] },
       );
     } finally {
       await ignoring.close();
@@ -281,6 +406,65 @@ describe('charges connection: arguments', () => {
       const res = await stack.gql(ChargesPage, vars);
       expect(res.errors?.[0]?.extensions?.code, JSON.stringify(vars)).toBe('INVALID_CURSOR');
       expect(stack.sandbox.requests.count()).toBe(0);
+    }
+  });
+
+  /** Each filter field with two values that both match charges of the data set. */
+  const FIELDS: Array<[keyof ChargeFilter, () => [unknown, unknown]]> = [
+    ['status', () => ['SUCCESS', 'FAILED']],
+    ['provider', () => ['OPA_BF', 'OPB_BF']],
+    ['phone', () => ['76000000', '70000000']],
+    ['reference', () => [all[0]!.reference, all[1]!.reference]],
+    ['amountMin', () => [100, 250]],
+    ['amountMax', () => [5000, 3000]],
+    ['dateFrom', () => [DAYS[0], DAYS[1]]],
+    ['dateTo', () => [DAYS[3], DAYS[2]]],
+  ];
+
+  async function expectRefused<R, V>(doc: TypedDocumentNode<R, V>, vars: V) {
+    stack.sandbox.requests.clear();
+    const res = await stack.gql(doc, vars);
+    expect(res.errors?.[0]?.extensions?.code, JSON.stringify(vars)).toBe('INVALID_CURSOR');
+    expect(stack.sandbox.requests.count()).toBe(0);
+  }
+
+  it.each(FIELDS)('binds a cursor to `%s`: another value, or no such filter, refuses it', async (field, values) => {
+    const [one, other] = values();
+    const filter = (value: unknown) => ({ [field]: value }) as ChargeFilter;
+    const unfiltered = (await page(stack, { first: 2 })).pageInfo.endCursor!;
+    const own = (await page(stack, { filter: filter(one), first: 1 })).pageInfo.endCursor;
+    expect(own, `charges match ${field}: ${String(one)}`).not.toBeNull();
+    // Its own filter takes it.
+    expect((await stack.gql(ChargesPage, { filter: filter(one), first: 1, after: own })).errors).toBeUndefined();
+
+    await expectRefused(ChargesPage, { filter: filter(one), first: 2, after: unfiltered });
+    await expectRefused(ChargesPage, { filter: filter(other), first: 2, after: own });
+    await expectRefused(ChargesPage, { first: 2, after: own });
+    await expectRefused(ChargesPage, { filter: filter(other), last: 2, before: own });
+  });
+
+  it('binds a cursor to its list: a cursor of checkouts, charges, transfers or settlements is refused by every other list', async () => {
+    const rest = new Api(stack.sandbox.url, stack.apiKey);
+    stack.sandbox.setBalance(stack.apiKey, { collection: { available: 100_000 } });
+    const made = await Promise.all([
+      rest.post('/v1/payment/checkouts/initialize/', { amount: 2500, success_url: 'https://shop.example/ok', cancel_url: 'https://shop.example/ko' }),
+      rest.post('/v1/payment/transfers/', { amount: 1000, recipient_phone: '76123456' }),
+      rest.post('/v1/payment/settlements/', { amount: 1000 }),
+    ]);
+    await rest.close();
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+
+    type AnyList = TypedDocumentNode<Record<string, { pageInfo: { endCursor: string | null } }>, { after?: string | null }>;
+    const lists = { checkouts: CheckoutsAfter, charges: ChargesAfter, transfers: TransfersAfter, settlements: SettlementsAfter } as unknown as Record<string, AnyList>;
+    const cursors: Record<string, string> = {};
+    for (const [name, doc] of Object.entries(lists)) {
+      const cursor = (await stack.gql(doc, {})).data![name]!.pageInfo.endCursor;
+      expect(cursor, name).not.toBeNull();
+      expect((await stack.gql(doc, { after: cursor })).errors, `${name} takes its own cursor`).toBeUndefined();
+      cursors[name] = cursor!;
+    }
+    for (const [from, cursor] of Object.entries(cursors)) {
+      for (const [to, doc] of Object.entries(lists)) if (to !== from) await expectRefused(doc, { after: cursor });
     }
   });
 

@@ -1,5 +1,6 @@
 // Checkouts through the gateway: initialize, fetch by either reference form,
 // list with cursors, Checkout.charge, validation before any upstream call.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../gql/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
@@ -41,7 +42,7 @@ const validInput = { amount: 2500, successUrl: 'https://shop.example/ok', cancel
 
 describe('initializeCheckout', () => {
   it('returns the chk_ reference and a payment page, and the checkout is pending', async () => {
-    const res = await stack.gql(Initialize, { input: validInput });
+    const res = await stack.gql(Initialize, { input: { ...validInput, idempotencyKey: randomUUID() } });
     const result = res.data!.initializeCheckout;
     if (result.__typename !== 'InitializeCheckoutPayload') throw new Error(`unexpected ${result.__typename}`);
     expect(result.reference).toMatch(/^chk_[0-9a-f]+$/);
@@ -53,7 +54,7 @@ describe('initializeCheckout', () => {
   });
 
   it('finds the checkout by both reference forms', async () => {
-    const res = await stack.gql(Initialize, { input: validInput });
+    const res = await stack.gql(Initialize, { input: { ...validInput, idempotencyKey: randomUUID() } });
     const init = res.data!.initializeCheckout;
     if (init.__typename !== 'InitializeCheckoutPayload') throw new Error(init.__typename);
     const byChk = await stack.gql(CheckoutByRef, { reference: init.reference });
@@ -73,7 +74,7 @@ describe('initializeCheckout', () => {
   it('rejects bad input with field paths, before calling the service', async () => {
     stack.sandbox.requests.clear();
     const res = await stack.gql(Initialize, {
-      input: { amount: -5, successUrl: 'not a url', cancelUrl: 'ftp://x.example/', email: 'nobody' },
+      input: { amount: -5, successUrl: 'not a url', cancelUrl: 'ftp://x.example/', email: 'nobody', idempotencyKey: randomUUID() },
     });
     const result = res.data!.initializeCheckout;
     if (result.__typename !== 'ValidationError') throw new Error(result.__typename);
@@ -99,7 +100,7 @@ describe('initializeCheckout', () => {
 
 describe('checkouts connection', () => {
   it('walks all checkouts forward and backward with exact pageInfo', async () => {
-    for (let i = 0; i < 5; i++) await stack.gql(Initialize, { input: { ...validInput, amount: 1000 + i } });
+    for (let i = 0; i < 5; i++) await stack.gql(Initialize, { input: { ...validInput, amount: 1000 + i, idempotencyKey: randomUUID() } });
     const all = await stack.gql(CheckoutPage, { first: 100 });
     const total = all.data!.checkouts.totalCount;
     expect(total).toBeGreaterThanOrEqual(5);

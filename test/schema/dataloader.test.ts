@@ -2,13 +2,16 @@
 // whose checkouts were paid on the sandbox's payment page costs one list call
 // plus one GET per distinct charge; the same reference asked twice costs one
 // GET; and the GETs run concurrently, at most LOADER_CONCURRENCY at a time
-// (measured by a transparent proxy between the gateway and the service).
+// (measured by a transparent proxy between the gateway and the service, while
+// the service holds every lookup until the test moves its clock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_OTP } from '../../src/sandbox/index.js';
+import { TEST_OTP, manualClock } from '../../src/sandbox/index.js';
 import { LOADER_CONCURRENCY } from '../../src/schema/loaders.js';
 import { graphql } from '../gql/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { as, countingProxy, postForm } from './support.js';
+import { postForm } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
+import { as, countingProxy, uniqueKey } from './support.js';
 
 const Init = graphql(`
   mutation DataloaderTestInit($input: InitializeCheckoutInput!) {
@@ -51,7 +54,7 @@ async function makeCheckouts(stack: TestStack, plan: Array<Paid['paid']>): Promi
   const out: Paid[] = [];
   for (const [i, paid] of plan.entries()) {
     const amount = 1000 + i;
-    const res = await stack.gql(Init, { input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko' } });
+    const res = await stack.gql(Init, { input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko', idempotencyKey: uniqueKey('init') } });
     const init = as(res.data!.initializeCheckout, 'InitializeCheckoutPayload');
     if (paid !== 'none') {
       const pay = await postForm(`${init.authorizationUrl}/pay`, { provider: 'opc_bf', phone: '58000000' });
@@ -133,29 +136,36 @@ describe('Checkout.charge', () => {
 
 describe('concurrency of the charge lookups', () => {
   it(`runs them in parallel, never more than ${LOADER_CONCURRENCY} at once`, async () => {
-    const DELAY = 150;
+    const HOLD = 1_000;
     const N = 20;
-    const own = await startStack({ sharedSandbox: stack.sandbox });
-    const proxy = await countingProxy(stack.sandbox.url, CHARGE_GET);
-    const measured = await startStack({ sharedSandbox: stack.sandbox, apiKey: own.apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
+    const clock = manualClock();
+    const own = await startStack({ sandbox: { clock } });
+    const proxy = await countingProxy(own.sandbox.url, CHARGE_GET);
+    const measured = await startStack({ sharedSandbox: own.sandbox, apiKey: own.apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
     try {
       await makeCheckouts(own, Array.from({ length: N }, () => 'waiting' as const));
-      // Every charge lookup takes DELAY ms at the service.
-      stack.sandbox.faults.add({ method: 'GET', path: CHARGE_GET, kind: 'delay', ms: DELAY, times: 'unlimited' });
+      // The service holds every charge lookup until its clock moves HOLD ms.
+      own.sandbox.faults.add({ method: 'GET', path: CHARGE_GET, kind: 'delay', ms: HOLD, times: 'unlimited' });
       proxy.reset();
-      const started = performance.now();
-      const res = await measured.gql(CheckoutsWithCharges, {});
-      const elapsed = performance.now() - started;
+      own.sandbox.requests.clear();
+      const arrived = () => own.sandbox.requests.count({ method: 'GET', path: CHARGE_GET });
+      const query = measured.gql(CheckoutsWithCharges, {});
+      // Release the lookups round by round: each round is what the gateway sent while the previous ones were held.
+      let rounds = 0;
+      for (let released = 0; released < N; rounds++) {
+        await waitFor(() => arrived() >= Math.min(N, released + LOADER_CONCURRENCY), `lookups after ${released} released`);
+        released = arrived();
+        await clock.advance(HOLD);
+      }
+      const res = await query;
 
       expect(res.errors).toBeUndefined();
       expect(res.data!.checkouts.edges.filter((e) => e.node.charge?.status === 'SEND_OTP')).toHaveLength(N);
-      // Parallel: far below N lookups one after the other...
-      expect(elapsed).toBeLessThan((N * DELAY) / 2);
-      // ...but bounded: exactly LOADER_CONCURRENCY at a time, so ceil(N / limit) rounds of DELAY.
+      // Parallel but bounded: exactly LOADER_CONCURRENCY at a time, so ceil(N / limit) rounds.
       expect(proxy.maxInFlight()).toBe(LOADER_CONCURRENCY);
-      expect(elapsed).toBeGreaterThanOrEqual(Math.ceil(N / LOADER_CONCURRENCY) * DELAY - 15);
+      expect(rounds).toBe(Math.ceil(N / LOADER_CONCURRENCY));
+      expect(arrived()).toBe(N);
     } finally {
-      stack.sandbox.faults.clear();
       await measured.close();
       await own.close();
       await proxy.close();

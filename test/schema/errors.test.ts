@@ -9,7 +9,10 @@ import { TEST_OTP } from '../../src/sandbox/index.js';
 import { graphql } from '../gql/index.js';
 import type { CreateChargeInput, CreateTransferInput } from '../gql/graphql.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { as, closedPort, sandboxRest, uniqueKey } from './support.js';
+import { closedPort } from '../helpers/http.js';
+import { Api } from '../helpers/sandbox-api.js';
+import { startRedisServer } from '../helpers/redis-server.js';
+import { as, uniqueKey } from './support.js';
 
 const Transfer = graphql(`
   mutation ErrorsTestTransfer($input: CreateTransferInput!) {
@@ -88,10 +91,14 @@ function expectNothingLeaked(raw: string, secrets: string[]) {
   expect(raw).not.toMatch(/"stack"|originalError/);
 }
 
-const item: CreateTransferInput = { amount: 1000, recipientPhone: '76123456' };
+const item: Payout = { amount: 1000, recipientPhone: '76123456' };
+
+type Payout = Omit<CreateTransferInput, 'idempotencyKey'>;
+/** One intended payment: a fresh idempotency key. */
+const once = <T extends object>(input: T) => ({ ...input, idempotencyKey: uniqueKey('pay') });
 
 describe('an error code the gateway does not know', () => {
-  it('comes back as UpstreamError UNKNOWN_ERROR with the service\'s own message, not a crash', async () => {
+  it('on a money-moving call: UpstreamError UNKNOWN_ERROR, outcome unknown (it may have gone through), retry with the same key', async () => {
     stack.sandbox.faults.add({
       method: 'POST',
       path: '/v1/payment/transfers/',
@@ -99,10 +106,11 @@ describe('an error code the gateway does not know', () => {
       httpStatus: 400,
       body: { status: false, message: 'Something odd', error_code: 'WEIRD_NEW_CODE' },
     });
-    const res = await stack.gql(Transfer, { input: item });
+    const res = await stack.gql(Transfer, { input: once(item) });
     expect(res.errors).toBeUndefined();
     const error = as(res.data!.createTransfer, 'UpstreamError');
-    expect(error).toMatchObject({ code: 'UNKNOWN_ERROR', message: 'Something odd', outcomeUnknown: false });
+    expect(error).toMatchObject({ code: 'UNKNOWN_ERROR', outcomeUnknown: true, retryable: true });
+    expect(error.message).toMatch(/same idempotency key/);
     expect(error.messageFr.length).toBeGreaterThan(0);
     expect(error.messageFr).not.toBe(error.message);
   });
@@ -114,10 +122,10 @@ describe('an error code the gateway does not know', () => {
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'UNKNOWN_ERROR', requestId: expect.any(String) });
   });
 
-  it.each(['NETWORK_ERROR', 'INTERNAL_ERROR', 'EXTERNAL_API_ERROR'])('a documented failure code %s is an UpstreamError carrying that code, retryable', async (code) => {
+  it.each(['NETWORK_ERROR', 'INTERNAL_ERROR', 'EXTERNAL_API_ERROR'])('a documented failure code %s on a money-moving call is an UpstreamError carrying that code, outcome unknown, retryable with the same key', async (code) => {
     stack.sandbox.faults.add({ method: 'POST', path: '/v1/payment/transfers/', kind: 'envelope', httpStatus: 500, body: { status: false, message: 'x', error_code: code } });
-    const error = as((await stack.gql(Transfer, { input: item })).data!.createTransfer, 'UpstreamError');
-    expect(error).toMatchObject({ code, retryable: true, outcomeUnknown: false });
+    const error = as((await stack.gql(Transfer, { input: once(item) })).data!.createTransfer, 'UpstreamError');
+    expect(error).toMatchObject({ code, retryable: true, outcomeUnknown: true });
   });
 });
 
@@ -131,7 +139,7 @@ describe('payment service down', () => {
   afterAll(() => down.close());
 
   it('a mutation returns UpstreamError UPSTREAM_UNAVAILABLE, retryable (nothing was sent)', async () => {
-    const res = await down.gql(Transfer, { input: item });
+    const res = await down.gql(Transfer, { input: once(item) });
     expect(res.errors).toBeUndefined();
     const error = as(res.data!.createTransfer, 'UpstreamError');
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', retryable: true, outcomeUnknown: false });
@@ -172,10 +180,10 @@ describe('a misbehaving payment service', () => {
     }
   });
 
-  it('a money-moving call whose answer is lost is reported as outcome unknown, not retryable', async () => {
+  it('a money-moving call whose answer is lost is reported as outcome unknown, retryable with the same key', async () => {
     stack.sandbox.faults.add({ method: 'POST', path: '/v1/payment/transfers/', kind: 'reset', afterProcessing: true });
-    const error = as((await stack.gql(Transfer, { input: { ...item, amount: 1111 } })).data!.createTransfer, 'UpstreamError');
-    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', outcomeUnknown: true, retryable: false });
+    const error = as((await stack.gql(Transfer, { input: once({ ...item, amount: 1111 }) })).data!.createTransfer, 'UpstreamError');
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', outcomeUnknown: true, retryable: true });
     expect(error.messageFr).not.toBe(error.message);
   });
 
@@ -189,7 +197,9 @@ describe('a misbehaving payment service', () => {
     const retry = as((await stack.gql(Transfer, { input: { ...item, amount: 2222, idempotencyKey: key } })).data!.createTransfer, 'CreateTransferPayload');
     expect(retry.transfer.amount).toBe(2222);
     expect(stack.sandbox.requests.count({ method: 'POST', path: '/v1/payment/transfers' })).toBe(0);
-    const listed = (await sandboxRest(stack.sandbox.url, stack.apiKey).get('/v1/payment/transfers')).body.data as Array<{ reference: string; amount: number }>;
+    const rest = new Api(stack.sandbox.url, stack.apiKey);
+    const listed = (await rest.get('/v1/payment/transfers')).body.data as Array<{ reference: string; amount: number }>;
+    await rest.close();
     expect(listed.filter((t) => t.amount === 2222).map((t) => t.reference)).toEqual([retry.transfer.reference]);
   });
 });
@@ -210,7 +220,7 @@ describe('an API key the payment service rejects', () => {
   });
 
   it('fails a mutation with the same top-level error, not a union member', async () => {
-    const res = await bogus.gql(Transfer, { input: item });
+    const res = await bogus.gql(Transfer, { input: once(item) });
     expect(res.data?.createTransfer ?? null).toBeNull();
     expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAUTHENTICATED');
     expect(res.errors?.[0]?.path).toEqual(['createTransfer']);
@@ -228,9 +238,10 @@ describe('an unexpected failure inside the gateway', () => {
     // A well-formed answer our client accepts: a charge of 3,000,000,000 XOF (a safe integer, a
     // plausible amount). The GraphQL Int of Charge.amount cannot represent it, so completing the
     // field throws inside the gateway.
-    const rest = sandboxRest(stack.sandbox.url, stack.apiKey);
-    const reference = await rest.createCharge('opa_bf', '76000000', 1000);
+    const rest = new Api(stack.sandbox.url, stack.apiKey);
+    const reference = await rest.newCharge('opa_bf', '76000000', 1000);
     const real = (await rest.get(`/v1/payment/charges/${reference}`)).body.data;
+    await rest.close();
     stack.sandbox.faults.add({ method: 'GET', path: `/v1/payment/charges/${reference}`, kind: 'envelope', httpStatus: 200, body: { status: true, message: 'Charge retrieved successfully', data: { ...real, amount: 3_000_000_000 } } });
 
     const res = await stack.gql(ChargeAmount, { reference }, { 'x-request-id': 'req-unexpected-1' });
@@ -258,7 +269,8 @@ describe('typed errors', () => {
     const s = await startStack({ sharedSandbox: stack.sandbox });
     const nopayout = await startStack({ sharedSandbox: stack.sandbox, apiKey: `sk_test_nopayout_${randomBytes(8).toString('hex')}` });
     try {
-      const charge = async (input: CreateChargeInput) => (await s.gql(AnyCharge, { input })).data!.createCharge;
+      const charge = async (input: Omit<CreateChargeInput, 'idempotencyKey'> & { idempotencyKey?: string }) =>
+        (await s.gql(AnyCharge, { input: { idempotencyKey: uniqueKey('charge'), ...input } })).data!.createCharge;
       const otp = async (chargeReference: string, code: string) => (await s.gql(AnyOtp, { input: { chargeReference, otp: code } })).data!.submitChargeOtp;
       const inject = (method: 'GET' | 'POST', path: string, error_code: string, httpStatus = 400) =>
         s.sandbox.faults.add({ method, path, kind: 'envelope', httpStatus, body: { status: false, message: `Injected ${error_code}`, error_code } });
@@ -282,19 +294,30 @@ describe('typed errors', () => {
       record(await otp(declined.reference, TEST_OTP)); // INSUFFICIENT_FUNDS outside submitChargeOtp's list
 
       s.sandbox.setBalance(s.apiKey, { wallets: { opa_bf: { available: 10 } }, collection: { available: 10_000 } });
-      const transfer = (await s.gql(Transfer, { input: item })).data!.createTransfer;
+      const transfer = (await s.gql(Transfer, { input: once(item) })).data!.createTransfer;
       record(transfer); // InsufficientFundsError
-      const bulk = (input: CreateTransferInput[]) => s.gql(AnyBulk, { input: { transfers: input } });
+      const bulk = (input: Payout[]) => s.gql(AnyBulk, { input: once({ transfers: input }) });
       record((await bulk(Array.from({ length: 101 }, () => item))).data!.createBulkTransfer); // BatchSizeLimitExceededError
       const partial = as((await bulk([item, { ...item, recipientPhone: '70123456' }])).data!.createBulkTransfer, 'CreateBulkTransferPayload');
       for (const f of partial.failures) record(f.error);
 
-      const settlement = as((await s.gql(AnySettlement, { input: { amount: 1_000 } })).data!.createSettlement, 'SettlementPayload');
-      record((await s.gql(AnySettlement, { input: { amount: 1_000_000 } })).data!.createSettlement); // InsufficientFundsError (collection)
+      const settlement = as((await s.gql(AnySettlement, { input: once({ amount: 1_000 }) })).data!.createSettlement, 'SettlementPayload');
+      record((await s.gql(AnySettlement, { input: once({ amount: 1_000_000 }) })).data!.createSettlement); // InsufficientFundsError (collection)
       as((await s.gql(AnyCancel, { reference: settlement.settlement.reference })).data!.cancelSettlement, 'SettlementPayload');
       record((await s.gql(AnyCancel, { reference: settlement.settlement.reference })).data!.cancelSettlement); // SettlementNotCancellableError
       record((await s.gql(AnyCancel, { reference: '00000000-0000-4000-8000-000000000000' })).data!.cancelSettlement); // NotFoundError
-      record((await nopayout.gql(AnySettlement, { input: { amount: 1_000 } })).data!.createSettlement); // PaymentAccountMissingError
+      record((await nopayout.gql(AnySettlement, { input: once({ amount: 1_000 }) })).data!.createSettlement); // PaymentAccountMissingError
+
+      // ServiceUnavailableError: the idempotency guard (a Redis of this test's own) is down.
+      const redis = await startRedisServer();
+      const guarded = await startStack({ sharedSandbox: stack.sandbox, env: { REDIS_URL: redis.url } });
+      try {
+        await redis.kill();
+        record((await guarded.gql(Transfer, { input: once(item) })).data!.createTransfer);
+      } finally {
+        await guarded.close();
+        await redis.stop();
+      }
 
       const types = (await s.gql(PaymentErrorTypes, {})).data!.__type!.possibleTypes!.map((t) => t.name).sort();
       expect([...seen.keys()].sort()).toEqual(types);
@@ -323,7 +346,7 @@ describe('typed errors', () => {
       httpStatus: 400,
       body: { status: false, message: 'OTP still valid', error_code: 'OTP_STILL_VALID' },
     });
-    const result = (await stack.gql(Transfer, { input: item })).data!.createTransfer;
+    const result = (await stack.gql(Transfer, { input: once(item) })).data!.createTransfer;
     expect(result).toMatchObject({ __typename: 'UpstreamError', code: 'OTP_STILL_VALID', retryable: false });
     const e = result as { message: string; messageFr: string };
     expect(e.message).toMatch(/still valid/i);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../gql/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { as } from './support.js';
+import { as, uniqueKey } from './support.js';
 
 const MakeAll = graphql(`
   mutation NodeTestMake($checkout: InitializeCheckoutInput!, $charge: CreateChargeInput!, $transfer: CreateTransferInput!, $settlement: CreateSettlementInput!) {
@@ -64,10 +64,10 @@ afterAll(() => stack.close());
 /** One of each node type, created through the API. */
 async function makeAll(): Promise<Made> {
   const res = await stack.gql(MakeAll, {
-    checkout: { amount: 1500, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko' },
-    charge: { amount: 2500, phone: '76000000', provider: 'OPA_BF' },
-    transfer: { amount: 3500, recipientPhone: '70123456' },
-    settlement: { amount: 4500 },
+    checkout: { amount: 1500, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko', idempotencyKey: uniqueKey('checkout') },
+    charge: { amount: 2500, phone: '76000000', provider: 'OPA_BF', idempotencyKey: uniqueKey('charge') },
+    transfer: { amount: 3500, recipientPhone: '70123456', idempotencyKey: uniqueKey('transfer') },
+    settlement: { amount: 4500, idempotencyKey: uniqueKey('settlement') },
   });
   expect(res.errors).toBeUndefined();
   const d = res.data!;
@@ -161,8 +161,11 @@ describe('nodes(ids)', () => {
     ]);
   });
 
-  it('never shows the client an internal error: anything that fails carries a code and no internals', async () => {
+  it('never shows the client an internal error: ids that resolve to nothing are null, not errors', async () => {
     const res = await stack.gql(NodesByIds, { ids: ['garbage!', b64('User:1'), made.Charge.id] });
+    expect(res.errors).toBeUndefined();
+    expect(res.data!.nodes.map((n) => n?.__typename ?? null)).toEqual([null, null, 'Charge']);
+    expect(res.raw).not.toMatch(/implemented|Abstract type|resolveType|isTypeOf/);
     for (const e of res.errors ?? []) {
       expect(e.extensions?.code, JSON.stringify(e)).toEqual(expect.any(String));
       expect(e.message).not.toMatch(/implemented|Abstract type|resolveType|isTypeOf/);

@@ -44,6 +44,7 @@ describe('schema.graphql', () => {
           `First difference at line ${at + 1}:\n  committed: ${JSON.stringify(a[at])}\n  printed:   ${JSON.stringify(b[at])}`,
       );
     }
+    expect(printed).toBe(committed);
   });
 
   it('describes every type and every field', () => {

@@ -6,9 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_WALLET_FUNDING, TRANSFER_FEE_BPS, feeAmount, manualClock, type ManualClock } from '../../src/sandbox/index.js';
 import { graphql } from '../gql/index.js';
-import type { CreateTransferInput, TransferTestPageQuery } from '../gql/graphql.js';
+import type { BulkTransferItemInput, CreateTransferInput, TransferTestPageQuery } from '../gql/graphql.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { as, sandboxRest, uniqueKey } from './support.js';
+import { Api } from '../helpers/sandbox-api.js';
+import { extIdForKey } from '../../src/idempotency/ext-id.js';
+import { as, uniqueKey } from './support.js';
 
 const CreateTransfer = graphql(`
   mutation TransferTestCreate($input: CreateTransferInput!) {
@@ -80,14 +82,14 @@ afterAll(() => stack.close());
 
 const fee = (amount: number) => feeAmount(amount, TRANSFER_FEE_BPS);
 
-async function create(input: CreateTransferInput) {
-  const res = await stack.gql(CreateTransfer, { input });
+async function create(input: Omit<CreateTransferInput, 'idempotencyKey'> & { idempotencyKey?: string }) {
+  const res = await stack.gql(CreateTransfer, { input: { idempotencyKey: uniqueKey('transfer'), ...input } });
   expect(res.errors).toBeUndefined();
   return res.data!.createTransfer;
 }
 
-async function bulk(transfers: CreateTransferInput[], idempotencyKey?: string, s: TestStack = stack) {
-  const res = await s.gql(CreateBulk, { input: { transfers, idempotencyKey } });
+async function bulk(transfers: BulkTransferItemInput[], idempotencyKey?: string, s: TestStack = stack) {
+  const res = await s.gql(CreateBulk, { input: { transfers, idempotencyKey: idempotencyKey ?? uniqueKey('bulk') } });
   expect(res.errors).toBeUndefined();
   return res.data!.createBulkTransfer;
 }
@@ -100,7 +102,8 @@ async function wallet(name: string) {
 describe('createTransfer', () => {
   it('queues a transfer (PENDING) with its fee rate, and debits amount + fee from the wallet', async () => {
     const before = await wallet('OPA_BF');
-    const result = as(await create({ amount: 1000, recipientPhone: '76123456' }), 'CreateTransferPayload');
+    const key = uniqueKey('first-transfer');
+    const result = as(await create({ amount: 1000, recipientPhone: '76123456', idempotencyKey: key }), 'CreateTransferPayload');
     expect(result.transfer).toMatchObject({
       amount: 1000,
       feePercent: TRANSFER_FEE_BPS / 100,
@@ -108,7 +111,8 @@ describe('createTransfer', () => {
       recipientPhone: '76123456',
       recipientWallet: 'OPA_BF',
       status: 'PENDING',
-      extId: null,
+      // Without an extId of the caller's, the gateway tags the payout with one derived from the key (to find it again).
+      extId: extIdForKey(key),
       liveMode: false,
     });
     expect(typeof result.transfer.feePercent).toBe('number');
@@ -206,8 +210,9 @@ describe('reading transfers', () => {
   });
 
   it('transfers: the service\'s list, newest first, walked with cursors both ways', async () => {
-    const rest = sandboxRest(stack.sandbox.url, stack.apiKey);
+    const rest = new Api(stack.sandbox.url, stack.apiKey);
     const listed = ((await rest.get('/v1/payment/transfers')).body.data as Array<{ reference: string }>).map((t) => t.reference);
+    await rest.close();
     expect(listed.length).toBeGreaterThan(10);
 
     const forward: string[] = [];
@@ -238,7 +243,7 @@ describe('createBulkTransfer', () => {
   it('queues what the wallets cover and reports each other item with its index, the item and a typed error', async () => {
     await clock.advance(1_000); // a fresh rate-limit window
     stack.sandbox.setBalance(stack.apiKey, { wallets: { opd_bf: { available: 5_000 } } });
-    const items: CreateTransferInput[] = [
+    const items: BulkTransferItemInput[] = [
       { amount: 1000, recipientPhone: '68111111' }, // opd: 1,010 of 5,000
       { amount: 500, recipientPhone: '76111111' },
       { amount: 10_000, recipientPhone: '68222222', extId: 'too-big' }, // opd: 10,100 > 3,990

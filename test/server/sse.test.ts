@@ -61,9 +61,8 @@ let stack: TestStack;
 let probe: BusProbe;
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0' } });
   // Webhooks from the sandbox go to the gateway too (for chargeUpdated below).
-  stack.sandbox.setWebhook({ url: stack.gateway.webhookUrl!, secret: stack.webhookSecret, scheme: 'hmac-sha256-hex' });
+  stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0' }, sandboxWebhooks: true });
   probe = probeBus(stack.gateway.bus);
 });
 afterAll(async () => {
@@ -78,7 +77,7 @@ describe('subscriptions over SSE', () => {
     const attached = probe.paymentEventsAttached();
     const stream = await openStream(stack.gateway.graphqlUrl, {
       method: 'POST',
-      headers: { ...sse, 'content-type': 'application/json' },
+      headers: { ...sse, authorization: `Bearer ${stack.staffToken}`, "content-type": "application/json" },
       body: JSON.stringify({ query: print(PaymentEvents), variables: { kinds: ['charge.success'] } }),
     });
     expect(stream.status).toBe(200);
@@ -111,7 +110,7 @@ describe('subscriptions over SSE', () => {
     const url = new URL(stack.gateway.graphqlUrl);
     url.searchParams.set('query', print(ChargeUpdated));
     url.searchParams.set('variables', JSON.stringify({ reference }));
-    const stream = await openStream(url.toString(), { method: 'GET', headers: sse });
+    const stream = await openStream(url.toString(), { method: "GET", headers: { ...sse, authorization: `Bearer ${stack.staffToken}` } });
     expect(stream.status).toBe(200);
     await waitFor(() => probe.resourceAttached('charge', reference) >= 1, 'the SSE subscription to be live');
     await waitFor(() => stack.sandbox.requests.count({ method: 'GET', path: `/v1/payment/charges/${reference}` }) >= 1, 'the baseline');

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, startSandbox } from '../../src/sandbox/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
-import { UpstreamError } from '../../src/upstream/errors.js';
+import { UpstreamCallError } from '../../src/upstream/errors.js';
 import type { Charge, UpstreamClient } from '../../src/upstream/types.js';
 
 const DELAYS = {
@@ -41,12 +41,12 @@ function client(apiKey = `sk_test_${randomUUID().replace(/-/g, '')}`): UpstreamC
   return c;
 }
 
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
+async function failure(p: Promise<unknown>): Promise<UpstreamCallError> {
   try {
     await p;
   } catch (e) {
-    expect(e).toBeInstanceOf(UpstreamError);
-    return e as UpstreamError;
+    expect(e).toBeInstanceOf(UpstreamCallError);
+    return e as UpstreamCallError;
   }
   throw new Error('expected a rejection');
 }

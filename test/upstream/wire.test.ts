@@ -1,7 +1,7 @@
 // What the client puts on the wire: methods, paths, headers, bodies, query strings.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.js';
-import { UpstreamError } from '../../src/upstream/errors.js';
+import { UpstreamCallError } from '../../src/upstream/errors.js';
 import type { UpstreamClient } from '../../src/upstream/types.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 
@@ -67,7 +67,7 @@ describe('bodies', () => {
     await expect(c.createCharge({ amount: 10.5, phone: '76000000', provider: 'opa_bf' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
     });
-    await expect(c.createSettlement({ amount: Number.NaN })).rejects.toBeInstanceOf(UpstreamError);
+    await expect(c.createSettlement({ amount: Number.NaN })).rejects.toBeInstanceOf(UpstreamCallError);
     expect(s.requests).toHaveLength(0);
   });
   it('checkout, OTP, transfer, bulk and settlement bodies', async () => {

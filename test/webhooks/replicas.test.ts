@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
+import { redisDeduplicator } from '../../src/webhooks/dedupe.js';
 import { createLogger } from '../../src/logger.js';
 import { createWebhookHandler } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
@@ -15,6 +17,7 @@ const SECRET = 'whsec_replicas_test_77';
 const namespace = uniqueNamespace('replicas');
 
 interface Replica {
+  redis: GatewayRedis;
   bus: EventBus;
   server: Server;
   url: string;
@@ -26,17 +29,18 @@ let observer: Redis;
 
 async function startReplica(): Promise<Replica> {
   const log = createLogger('debug', { write: (l) => logLines.push(l) });
-  const bus = await createEventBus({ redisUrl: REDIS_URL, namespace, log });
+  const redis = await connectRedis({ url: REDIS_URL, namespace, log });
+  const bus = await createEventBus({ redis, log });
   const handler = createWebhookHandler({
     secret: SECRET,
     scheme: 'sha256-base64',
-    dedupe: bus.dedupe,
+    dedupe: redisDeduplicator(redis),
     publish: (e) => bus.publishPaymentEvent(e),
     log,
   });
   const server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { bus, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+  return { redis, bus, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }
 
 beforeAll(async () => {
@@ -45,10 +49,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const { bus, server } of replicas) {
+  for (const { redis, bus, server } of replicas) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await bus.close();
+    await redis.close();
   }
   await deleteByPrefix(observer, namespace);
   await observer.quit();

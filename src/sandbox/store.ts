@@ -1,10 +1,10 @@
-// In-memory state, one isolated account per API key, created on first use.
-import { WALLETS, type AccountType, type Wallet } from '../upstream/types.js';
-import type { ChargeRecord } from './charges.js';
-import type { CheckoutRecord } from './checkouts.js';
-import type { SettlementRecord } from './settlements.js';
-import { TEST_WALLET_FUNDING } from './test-data.js';
-import type { TransferRecord } from './transfers.js';
+// In-memory state: one isolated account per API key, created on first use, and
+// the records it holds. The domain modules (charges, checkouts, transfers,
+// settlements) import their records from here; this module imports none of them.
+import type { TimerHandle } from './clock.js';
+import type { AccountType, ChargeStatus, CheckoutStatus, Provider, SettlementStatus, TransferStatus, Wallet } from './contract.js';
+import { WALLETS } from './contract.js';
+import { TEST_WALLET_FUNDING, type ChargeOutcome } from './test-data.js';
 
 export interface Bucket {
   available: number;
@@ -24,6 +24,81 @@ export interface PaymentAccount {
   provider: string | null;
   phone: string | null;
   usdt_wallet_address: string | null;
+}
+
+export interface ConfirmationAttemptRecord {
+  ipAddress: string;
+  at: number;
+  status: 'success' | 'failed';
+}
+
+export interface ChargeRecord {
+  seq: number;
+  reference: string;
+  amount: number;
+  feeBps: number;
+  currency: 'XOF';
+  paymentMethod: 'mobile_money';
+  provider: Provider;
+  phone: string;
+  extId: string | null;
+  /** Known once the operator has answered (success or failure). */
+  operatorId: string | null;
+  ipAddress: string;
+  status: ChargeStatus;
+  displayText: string;
+  outcome: Exclude<ChargeOutcome, 'rejected'>;
+  createdAt: number;
+  updatedAt: number;
+  attempts: ConfirmationAttemptRecord[];
+  /** UUID of the checkout this charge pays, if it was made from the payment page. */
+  checkoutUuid: string | null;
+}
+
+export interface CheckoutRecord {
+  seq: number;
+  uuid: string;
+  /** `chk_<32 hex>`: what initialization returns and the payment page address uses. */
+  publicReference: string;
+  amount: number;
+  email: string | null;
+  successUrl: string;
+  cancelUrl: string;
+  /** "" until a charge is created for the checkout, as the service shows it. */
+  phone: string;
+  provider: string;
+  chargeReference: string | null;
+  status: CheckoutStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TransferRecord {
+  seq: number;
+  reference: string;
+  amount: number;
+  feeBps: number;
+  /** amount + fee, what moved from available to pending. */
+  debited: number;
+  recipientPhone: string;
+  recipientWallet: Wallet;
+  extId: string | null;
+  ipAddress: string;
+  status: TransferStatus;
+  createdAt: number;
+}
+
+export interface SettlementRecord {
+  seq: number;
+  reference: string;
+  amount: number;
+  /** Taken out of the payout: the payment account receives amount - fees. */
+  fees: number;
+  status: SettlementStatus;
+  payout: PaymentAccount;
+  createdAt: number;
+  updatedAt: number;
+  nextMove: TimerHandle | null;
 }
 
 const TEST_BANK_ACCOUNT: PaymentAccount = {

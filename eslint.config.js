@@ -1,0 +1,140 @@
+// Lint: typescript-eslint's recommended rules (syntax only, no type information,
+// so a run stays fast on 2 cores) plus the architecture of src/ as rules.
+//
+// Layering is checked on RESOLVED paths (import-x/no-restricted-paths), not on
+// import strings, so `../x.js` and `../../x.js` are judged by the file they
+// reach. The resolver maps the `.js` suffix of our relative imports to the
+// `.ts` source (NodeNext convention) without eslint-import-resolver-typescript.
+// An import the resolver cannot follow would silently escape those rules, so
+// import-x/no-unresolved is on as well.
+import { defineConfig } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+/** Allowed imports of one folder, as a zone: everything in src/ is forbidden to `target` except `allow`. */
+function layer(target, allow, message) {
+  return { target, from: './src', except: [target.replace(/^\.\/src\//, './'), ...allow], message };
+}
+
+const layering = [
+  layer('./src/upstream', ['./config.ts', './logger.ts'], 'upstream/ is the bottom layer: it may import only config and logger.'),
+  layer('./src/errors', ['./upstream'], 'errors/ may import upstream/ only.'),
+  layer('./src/redis', ['./logger.ts', './config.ts'], 'redis/ may import logger and config only.'),
+  layer(
+    './src/idempotency',
+    ['./upstream', './errors', './redis', './logger.ts', './config.ts'],
+    'idempotency/ may import upstream, errors, redis, logger, config.',
+  ),
+  layer('./src/events', ['./upstream', './redis', './logger.ts'], 'events/ may import upstream, redis, logger.'),
+  layer(
+    './src/webhooks',
+    ['./events', './redis', './upstream', './logger.ts', './config.ts'],
+    'webhooks/ may import events, redis, upstream, logger.',
+  ),
+  layer('./src/live', ['./events', './upstream', './errors', './logger.ts'], 'live/ may import events, upstream, errors, logger.'),
+  layer('./src/auth', ['./config.ts', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
+  {
+    target: './src/schema',
+    from: ['./src/server.ts', './src/gateway.ts', './src/main.ts', './src/sandbox', './src/webhooks'],
+    message: 'schema/ never imports the server, gateway, main, sandbox or webhooks.',
+  },
+  {
+    // The sandbox stands in for the payment service: only its own entry point may read our config and logger.
+    target: ['./src/sandbox/!(main).ts', './src/sandbox/*/**'],
+    from: './src',
+    except: ['./sandbox'],
+    message: 'sandbox/ is a separate program: it imports nothing from the rest of src/.',
+  },
+  {
+    target: './src/sandbox/main.ts',
+    from: './src',
+    except: ['./sandbox', './config.ts', './logger.ts'],
+    message: 'sandbox/main.ts may import only sandbox/, config and logger.',
+  },
+  // Only src/main.ts may start the sandbox: the gateway itself never depends on the simulator.
+  { target: './src/!(main).ts', from: './src/sandbox', message: 'Only src/main.ts imports the sandbox.' },
+  { target: './src/!(sandbox)/**', from: './src/sandbox', message: 'Only src/main.ts imports the sandbox.' },
+  { target: './src', from: ['./test', './bench', './scripts'], message: 'src/ never imports tests, benchmarks or scripts.' },
+];
+
+export default defineConfig(
+  { ignores: ['dist/', 'coverage/', 'test/gql/', '.scratch/', 'node_modules/'] },
+  {
+    files: ['**/*.ts', '**/*.js'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these, import-x builds no module map of .ts files and no-cycle passes vacuously.
+      'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // Dependencies cannot import our files back, so no-cycle need not parse them.
+      'import-x/ignore': ['node_modules'],
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.node'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+          conditionNames: ['import', 'types', 'require', 'node', 'default'],
+        }),
+      ],
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'import-x/no-unresolved': 'error',
+      // Runtime cycles only: `import type` is erased and cannot make one.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layering }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/test/**', '**/bench/**', '**/scripts/**'], message: 'src/ never imports tests, benchmarks or scripts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // auth/ needs the shapes of upstream data, never the client that calls the service.
+    files: ['src/auth/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/upstream/**'], allowTypeImports: true, message: 'auth/ may import upstream types only (import type).' }],
+        },
+      ],
+    },
+  },
+  {
+    // Signature checks compare secrets-derived digests: only crypto.timingSafeEqual may compare them.
+    files: ['src/webhooks/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='equals']",
+          message: 'Compare digests and signatures with crypto.timingSafeEqual, never Buffer#equals (not constant-time).',
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='Buffer'][callee.property.name='compare'], CallExpression[callee.property.name='localeCompare']",
+          message: 'Compare digests and signatures with crypto.timingSafeEqual (constant-time).',
+        },
+        {
+          // Names in camelCase only: SCREAMING constants such as DIGEST_BYTES are public lengths, not digests.
+          selector:
+            'BinaryExpression[operator=/^[!=]==?$/] > :matches(CallExpression[callee.property.name=/^(digest|toString|signBody)$/], Identifier[name=/[dD]igest|[sS]ignature|[hH]mac|[hH]ash|[eE]xpected|[cC]andidate|[rR]eceived/])',
+          message: 'Compare digests and signatures with crypto.timingSafeEqual, never ==/=== (not constant-time).',
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,44 @@
+// `npm run token -- --scope "payments:read payouts:write" --sub back-office --ttl 1h`
+// prints a staff token signed with the configured AUTH_JWT_SECRET (and carrying
+// AUTH_ISSUER / AUTH_AUDIENCE when set), for curl, scripts and GraphiQL.
+// Only the token goes to stdout, so `TOKEN=$(npm run -s token -- …)` works.
+import { parseArgs } from 'node:util';
+import { mintStaffToken, parseDurationSeconds, SCOPES, isScope } from '../src/auth/index.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const USAGE = `usage: npm run token -- --scope "<scopes>" --sub <subject> [--ttl 1h]   (scopes: ${SCOPES.join(' ')})`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { scope: { type: 'string' }, sub: { type: 'string' }, ttl: { type: 'string', default: '1h' } },
+    strict: true,
+  });
+  if (!values.scope || !values.sub) fail(USAGE);
+  const scopes = values.scope.split(/\s+/).filter(Boolean);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0 || unknown.length > 0) fail(`unknown scope ${unknown.join(', ') || '(none given)'}; known: ${SCOPES.join(' ')}`);
+  const ttlSeconds = parseDurationSeconds(values.ttl);
+  if (ttlSeconds === null) fail(`--ttl must be seconds or a duration such as 90s, 15m, 1h, 1d (got ${JSON.stringify(values.ttl)})`);
+
+  const { auth } = loadConfig();
+  if (!auth.jwtSecret) fail('AUTH_JWT_SECRET is not set: npm run token signs with the same secret as the gateway');
+  const { token, expiresAt } = await mintStaffToken({
+    secret: auth.jwtSecret,
+    scopes: scopes.filter(isScope),
+    subject: values.sub,
+    ttlSeconds,
+    issuer: auth.issuer,
+    audience: auth.audience,
+  });
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(`expires ${expiresAt.toISOString()}\n`);
+}
+
+function fail(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+main().catch((err: unknown) => {
+  fail(err instanceof ConfigError ? `Configuration error: ${err.message}` : err instanceof Error ? err.message : String(err));
+});

@@ -1,0 +1,47 @@
+// Client tokens: what the customer's browser holds, like Stripe's
+// client_secret. Signed by the gateway with its own key, bound to one charge
+// or checkout. Three marks keep them apart from staff tokens even if both
+// keys were the same: the `typ` header, the audience, and the `rsc` claim
+// (staff verification refuses a token carrying any of them).
+import { SignJWT } from 'jose';
+import { clientSubject, type ClientResource, type ClientResourceKind } from './principal.js';
+import type { MintedToken } from './staff-token.js';
+
+export const CLIENT_TOKEN_TYP = 'client+jwt';
+export const CLIENT_TOKEN_ISSUER = 'momo-gateway';
+export const CLIENT_TOKEN_AUDIENCE = 'momo-gateway:client';
+/** Claim holding the bound resource: `{ k: 'charge' | 'checkout', r: '<reference>' }`. */
+export const RESOURCE_CLAIM = 'rsc';
+
+const KINDS: readonly ClientResourceKind[] = ['checkout', 'charge'];
+
+export async function signClientToken(key: Uint8Array, resource: ClientResource, ttlSeconds: number, now: Date): Promise<MintedToken> {
+  if (!KINDS.includes(resource.kind) || !resource.reference) throw new Error('a client token is bound to one charge or checkout reference');
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new Error('ttlSeconds must be a positive integer');
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const expiresAt = issuedAt + ttlSeconds;
+  const token = await new SignJWT({ [RESOURCE_CLAIM]: { k: resource.kind, r: resource.reference } })
+    .setProtectedHeader({ alg: 'HS256', typ: CLIENT_TOKEN_TYP })
+    .setIssuer(CLIENT_TOKEN_ISSUER)
+    .setAudience(CLIENT_TOKEN_AUDIENCE)
+    .setSubject(clientSubject(resource))
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(key);
+  return { token, expiresAt: new Date(expiresAt * 1000) };
+}
+
+/** The resource of a verified client token's claims, or null when the claims do not name one consistently. */
+export function boundResource(payload: Record<string, unknown>): ClientResource | null {
+  const claim = payload[RESOURCE_CLAIM];
+  if (typeof claim !== 'object' || claim === null) return null;
+  const { k, r } = claim as Record<string, unknown>;
+  if (typeof r !== 'string' || r === '' || !KINDS.includes(k as ClientResourceKind)) return null;
+  const resource: ClientResource = { kind: k as ClientResourceKind, reference: r };
+  return payload.sub === clientSubject(resource) ? resource : null;
+}
+
+/** Whether a header carries the client-token `typ` (compared as RFC 7515 §4.1.9 says: case-insensitive, `application/` optional). */
+export function isClientTyp(typ: unknown): boolean {
+  return typeof typ === 'string' && typ.toLowerCase().replace(/^application\//, '') === CLIENT_TOKEN_TYP;
+}

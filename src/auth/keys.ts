@@ -1,0 +1,44 @@
+// Key material of the two token kinds. The client-token key is never the staff
+// key itself: a leaked client-token key must not let anyone mint staff tokens.
+import { hkdfSync, randomBytes } from 'node:crypto';
+import type { AuthConfig } from '../config.js';
+
+/** Shortest HMAC secret accepted: 256 bits, the HS256 output size (RFC 7518 §3.2). */
+export const MIN_SECRET_BYTES = 32;
+
+const CLIENT_TOKEN_KEY_INFO = 'momo-gateway/client-token-key/v1';
+
+export function secretBytes(secret: string): Uint8Array {
+  const bytes = new TextEncoder().encode(secret);
+  if (bytes.byteLength < MIN_SECRET_BYTES) throw new Error(`an HS256 secret must be at least ${MIN_SECRET_BYTES} bytes`);
+  return bytes;
+}
+
+/** The client-token key when only AUTH_JWT_SECRET is configured (HKDF-SHA256, a distinct info string). */
+export function deriveClientTokenSecret(jwtSecret: string): string {
+  const key = hkdfSync('sha256', jwtSecret, new Uint8Array(0), CLIENT_TOKEN_KEY_INFO, 32);
+  return Buffer.from(key).toString('base64url');
+}
+
+export function generateSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export interface CompletedAuth {
+  auth: AuthConfig & { clientTokenSecret: string };
+  /** True when no staff key was configured and one was generated (sandbox mode: print a development token). */
+  generatedJwtSecret: boolean;
+}
+
+/**
+ * Fills in what sandbox mode may leave unset: with no staff key at all, a
+ * fresh HS256 secret; with no client-token key, one derived from the staff
+ * secret, or a fresh one. Live configurations pass through unchanged (loadConfig
+ * refuses a live configuration that lacks them).
+ */
+export function withGeneratedSecrets(auth: AuthConfig): CompletedAuth {
+  const generatedJwtSecret = auth.jwtSecret === null && auth.jwksUrl === null;
+  const jwtSecret = generatedJwtSecret ? generateSecret() : auth.jwtSecret;
+  const clientTokenSecret = auth.clientTokenSecret ?? (jwtSecret ? deriveClientTokenSecret(jwtSecret) : generateSecret());
+  return { auth: { ...auth, jwtSecret, clientTokenSecret }, generatedJwtSecret };
+}

@@ -1,0 +1,36 @@
+// Who is calling. Staff tokens (the merchant's back office and servers) carry
+// scopes; client tokens (a customer's browser) are bound to one payment.
+import type { Scope } from './scopes.js';
+
+export interface StaffPrincipal {
+  kind: 'staff';
+  /** The token's `sub`. */
+  subject: string;
+  scopes: ReadonlySet<Scope>;
+  expiresAt: Date;
+}
+
+export type ClientResourceKind = 'checkout' | 'charge';
+
+export interface ClientResource {
+  kind: ClientResourceKind;
+  reference: string;
+}
+
+export interface ClientPrincipal {
+  kind: 'client';
+  /** `client:<kind>:<reference>`, e.g. `client:charge:ch_123`. */
+  subject: string;
+  resource: ClientResource;
+  expiresAt: Date;
+}
+
+export type Principal = StaffPrincipal | ClientPrincipal;
+
+export function clientSubject(resource: ClientResource): string {
+  return `client:${resource.kind}:${resource.reference}`;
+}
+
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  return principal.kind === 'staff' && principal.scopes.has(scope);
+}

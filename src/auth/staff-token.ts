@@ -1,0 +1,36 @@
+// Minting HS256 staff tokens: `npm run token`, the sandbox's development token
+// and the tests. Tokens from an identity provider (JWKS) are minted there.
+import { SignJWT } from 'jose';
+import { secretBytes } from './keys.js';
+import type { Scope } from './scopes.js';
+
+export interface MintedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+export interface StaffTokenRequest {
+  secret: string;
+  scopes: Iterable<Scope>;
+  subject: string;
+  ttlSeconds: number;
+  issuer?: string | null;
+  audience?: string | null;
+  /** Issue time; defaults to now. */
+  now?: Date;
+}
+
+export async function mintStaffToken(request: StaffTokenRequest): Promise<MintedToken> {
+  if (!request.subject) throw new Error('a staff token needs a subject');
+  if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0) throw new Error('ttlSeconds must be a positive integer');
+  const issuedAt = Math.floor((request.now ?? new Date()).getTime() / 1000);
+  const expiresAt = issuedAt + request.ttlSeconds;
+  const jwt = new SignJWT({ scope: [...new Set(request.scopes)].join(' ') })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(request.subject)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt);
+  if (request.issuer) jwt.setIssuer(request.issuer);
+  if (request.audience) jwt.setAudience(request.audience);
+  return { token: await jwt.sign(secretBytes(request.secret)), expiresAt: new Date(expiresAt * 1000) };
+}

@@ -1,0 +1,170 @@
+// Verifies bearer tokens into principals. Every failure becomes one AuthError
+// (code UNAUTHENTICATED) whose message never quotes the token or its claims.
+//
+// Algorithms are chosen per key, never from the token: HS256 only with the
+// configured secret, RS256/ES256 only with JWKS keys. An HS256 token "signed"
+// with the identity provider's public key therefore meets the HMAC secret and
+// fails, and `alg: none` matches no list at all.
+import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { AuthConfig } from '../config.js';
+import {
+  boundResource,
+  CLIENT_TOKEN_AUDIENCE,
+  CLIENT_TOKEN_ISSUER,
+  CLIENT_TOKEN_TYP,
+  isClientTyp,
+  RESOURCE_CLAIM,
+  signClientToken,
+} from './client-token.js';
+import { bearerFrom } from './bearer.js';
+import { AuthError, type AuthFailureReason } from './errors.js';
+import { secretBytes } from './keys.js';
+import type { ClientPrincipal, ClientResource, Principal, StaffPrincipal } from './principal.js';
+import { parseScopeClaim } from './scopes.js';
+import type { MintedToken } from './staff-token.js';
+
+const SECRET_ALGORITHMS = ['HS256'];
+const JWKS_ALGORITHMS = ['RS256', 'ES256'];
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+export interface TokenVerifierOptions {
+  /** After a JWKS fetch, how long an unknown `kid` waits before it may trigger another (jose's cooldownDuration). Default 30 s. */
+  jwksCooldownMs?: number;
+  /** Longest time JWKS keys are used without refetching. Default 10 min. */
+  jwksCacheMaxAgeMs?: number;
+  /** Deadline of one JWKS fetch. Default 5 s. */
+  jwksTimeoutMs?: number;
+  /** The clock for expiry checks and minted tokens; tests move it instead of waiting. */
+  now?: () => Date;
+}
+
+export interface TokenVerifier {
+  /** A staff or a client token, told apart by its `typ` header. */
+  verify(token: string): Promise<Principal>;
+  /** An `Authorization` header value (or graphql-ws `connection_init` `authorization`): missing or not Bearer → AuthError. */
+  verifyAuthorization(headerValue: string | null | undefined): Promise<Principal>;
+  verifyStaff(token: string): Promise<StaffPrincipal>;
+  verifyClient(token: string): Promise<ClientPrincipal>;
+  /** A client token bound to one charge or checkout; ttl defaults to CLIENT_TOKEN_TTL. */
+  mintClientToken(resource: ClientResource, ttlSeconds?: number): Promise<MintedToken>;
+}
+
+export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOptions = {}): TokenVerifier {
+  if (auth.jwtSecret === null && auth.jwksUrl === null) throw new Error('no staff token key configured (AUTH_JWT_SECRET or AUTH_JWKS_URL)');
+  if (auth.clientTokenSecret === null) throw new Error('no client-token key: pass the configuration through withGeneratedSecrets first');
+  const now = options.now ?? (() => new Date());
+  const staffSecret = auth.jwtSecret === null ? null : secretBytes(auth.jwtSecret);
+  const clientKey = secretBytes(auth.clientTokenSecret);
+  const jwks = auth.jwksUrl === null ? null : remoteKeys(auth.jwksUrl, options);
+
+  async function verifyStaff(token: string): Promise<StaffPrincipal> {
+    const header = protectedHeader(token);
+    if (isClientTyp(header.typ)) throw new AuthError('kind');
+    const alg = String(header.alg);
+    const keyed =
+      staffSecret && SECRET_ALGORITHMS.includes(alg)
+        ? { key: staffSecret, algorithms: SECRET_ALGORITHMS }
+        : jwks && JWKS_ALGORITHMS.includes(alg)
+          ? { key: jwks, algorithms: JWKS_ALGORITHMS }
+          : null;
+    if (!keyed) throw new AuthError('algorithm');
+    const options = {
+      algorithms: keyed.algorithms,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      currentDate: now(),
+      requiredClaims: ['exp', 'sub'],
+      ...(auth.issuer ? { issuer: auth.issuer } : {}),
+      ...(auth.audience ? { audience: auth.audience } : {}),
+    };
+    const payload = await verified(() =>
+      keyed.key instanceof Uint8Array ? jwtVerify(token, keyed.key, options) : jwtVerify(token, keyed.key, options),
+    );
+    if (RESOURCE_CLAIM in payload || audiences(payload).includes(CLIENT_TOKEN_AUDIENCE)) throw new AuthError('kind');
+    if (typeof payload.sub !== 'string' || payload.sub === '') throw new AuthError('claims');
+    return { kind: 'staff', subject: payload.sub, scopes: parseScopeClaim(payload.scope), expiresAt: expiryOf(payload) };
+  }
+
+  async function verifyClient(token: string): Promise<ClientPrincipal> {
+    if (!isClientTyp(protectedHeader(token).typ)) throw new AuthError('kind');
+    const payload = await verified(() =>
+      jwtVerify(token, clientKey, {
+        algorithms: SECRET_ALGORITHMS,
+        typ: CLIENT_TOKEN_TYP,
+        issuer: CLIENT_TOKEN_ISSUER,
+        audience: CLIENT_TOKEN_AUDIENCE,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: now(),
+        requiredClaims: ['exp', 'sub', RESOURCE_CLAIM],
+      }),
+    );
+    const resource = boundResource(payload);
+    if (!resource) throw new AuthError('claims');
+    return { kind: 'client', subject: payload.sub!, resource, expiresAt: expiryOf(payload) };
+  }
+
+  async function verify(token: string): Promise<Principal> {
+    return isClientTyp(protectedHeader(token).typ) ? verifyClient(token) : verifyStaff(token);
+  }
+
+  return {
+    verify,
+    verifyStaff,
+    verifyClient,
+    async verifyAuthorization(headerValue) {
+      if (headerValue === null || headerValue === undefined || headerValue.trim() === '') throw new AuthError('missing');
+      const token = bearerFrom(headerValue);
+      if (token === null) throw new AuthError('malformed');
+      return verify(token);
+    },
+    mintClientToken: (resource, ttlSeconds = auth.clientTokenTtlSeconds) => signClientToken(clientKey, resource, ttlSeconds, now()),
+  };
+}
+
+function remoteKeys(url: string, options: TokenVerifierOptions): JWTVerifyGetKey {
+  const keys = createRemoteJWKSet(new URL(url), {
+    cooldownDuration: options.jwksCooldownMs ?? 30_000,
+    cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
+    timeoutDuration: options.jwksTimeoutMs ?? 5_000,
+  });
+  // A key that is not there is the token's fault; an endpoint that cannot be read is not.
+  return async (header, token) => {
+    try {
+      return await keys(header, token);
+    } catch (err) {
+      if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys) throw new AuthError('signature');
+      throw new AuthError('keys_unavailable');
+    }
+  };
+}
+
+function protectedHeader(token: string): ReturnType<typeof decodeProtectedHeader> {
+  try {
+    return decodeProtectedHeader(token);
+  } catch {
+    throw new AuthError('malformed');
+  }
+}
+
+async function verified(run: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {
+  try {
+    return (await run()).payload;
+  } catch (err) {
+    throw err instanceof AuthError ? err : new AuthError(reasonOf(err));
+  }
+}
+
+function reasonOf(err: unknown): AuthFailureReason {
+  if (err instanceof errors.JWTExpired) return 'expired';
+  if (err instanceof errors.JWTClaimValidationFailed) return 'claims';
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'signature';
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) return 'algorithm';
+  return 'malformed';
+}
+
+function audiences(payload: JWTPayload): string[] {
+  return typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+}
+
+function expiryOf(payload: JWTPayload): Date {
+  return new Date(payload.exp! * 1000);
+}

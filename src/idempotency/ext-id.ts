@@ -1,0 +1,8 @@
+// The ext_id the gateway sends with a payment when the client gave none: derived
+// from the idempotency key, so a request whose answer was lost can be found again
+// in the service's list (and recognized when the service refuses it as a repeat).
+import { createHash } from 'node:crypto';
+
+export function extIdForKey(key: string): string {
+  return `idem_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+}

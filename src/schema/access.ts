@@ -1,0 +1,90 @@
+// Who may run each root field. Every field of Query, Mutation and Subscription
+// states its rule with `access(...)`; a root field that states none is refused
+// (the root types carry a rule that never passes, which `access` skips), so a
+// new field is closed until someone decides who may use it.
+import { GraphQLError, getArgumentValues, type GraphQLResolveInfo } from 'graphql';
+import type { ClientResource, Scope } from '../auth/index.js';
+import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
+import type { GatewayContext } from './context.js';
+
+/** A staff token with `scope`, or (when `client` names one) a client token bound to that very resource. */
+export interface AccessRule<Args> {
+  scope: Scope;
+  client?: (args: Args) => ClientResource | null;
+}
+
+export type GatewayAuthScopes = {
+  /** A staff token carrying this scope. */
+  scope: Scope;
+  /** A client token bound to this resource (null: none). */
+  clientResource: ClientResource | null;
+  /** Never granted: the rule of a root field that declared none. */
+  undeclared: boolean;
+};
+
+/** The field options that put a rule on a root field (spread into `t.field({...})`). */
+export function access<Args>(rule: AccessRule<Args>) {
+  return {
+    skipTypeScopes: true,
+    extensions: { requiredScope: rule.scope, clientTokens: rule.client !== undefined },
+    authScopes: (_parent: unknown, args: Args) =>
+      rule.client ? { $any: { scope: rule.scope, clientResource: rule.client(args) } } : { scope: rule.scope },
+  } as const;
+}
+
+/** The scope loaders of one request, from its principal. */
+export function scopeLoaders(ctx: GatewayContext) {
+  return {
+    scope: (scope: Scope) => ctx.principal?.kind === 'staff' && ctx.principal.scopes.has(scope),
+    clientResource: (resource: ClientResource | null) => isOwnResource(ctx, resource),
+    undeclared: false,
+  };
+}
+
+/** A client token's own resource. Checkouts have two reference forms (`chk_…` and a UUID): both designate it. */
+async function isOwnResource(ctx: GatewayContext, asked: ClientResource | null): Promise<boolean> {
+  const principal = ctx.principal;
+  if (!asked || principal?.kind !== 'client' || principal.resource.kind !== asked.kind) return false;
+  if (principal.resource.reference === asked.reference) return true;
+  // Another `chk_…` is another checkout. A UUID is compared with the UUID of the token's own checkout:
+  // only the caller's own checkout is ever fetched, never the one asked about.
+  if (asked.kind !== 'checkout' || asked.reference.startsWith('chk_')) return false;
+  const own = await ctx.loaders.checkout.load(principal.resource.reference).catch(() => null);
+  return own !== null && own.reference === asked.reference;
+}
+
+/** The error of a refused field: who is missing (UNAUTHENTICATED) or what is missing (FORBIDDEN, with the scope). */
+export function refusal(ctx: GatewayContext, info: GraphQLResolveInfo): GraphQLError {
+  const moneyMoving = info.parentType.name === 'Mutation' && MONEY_MOVING_MUTATIONS.has(info.fieldName);
+  if (moneyMoving) audit(ctx, info.fieldName, { arg: argumentOf(info), outcome: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' });
+  if (!ctx.principal) return unauthenticated();
+  const field = info.parentType.getFields()[info.fieldName];
+  const requiredScope = (field?.extensions as { requiredScope?: Scope } | undefined)?.requiredScope ?? null;
+  return new GraphQLError(
+    requiredScope ? `This token may not use ${info.fieldName}: it needs the ${requiredScope} scope.` : `No one may use ${info.fieldName}.`,
+    { extensions: { code: 'FORBIDDEN', requiredScope } },
+  );
+}
+
+/** The single argument of a mutation field (`input` or `reference`), for the audit line of a refused attempt. */
+function argumentOf(info: GraphQLResolveInfo): unknown {
+  const field = info.parentType.getFields()[info.fieldName];
+  const node = info.fieldNodes[0];
+  if (!field || !node) return undefined;
+  try {
+    return Object.values(getArgumentValues(field, node, info.variableValues))[0];
+  } catch {
+    return undefined;
+  }
+}
+
+export function unauthenticated(message = 'Authentication required: send Authorization: Bearer <token>.'): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
+  });
+}
+
+/** Fields only the merchant may see resolve to null for a client token (a customer's browser). */
+export function merchantOnly<Parent, Value>(read: (parent: Parent) => Value) {
+  return (parent: Parent, _args: unknown, ctx: GatewayContext): Value | null => (ctx.principal?.kind === 'client' ? null : read(parent));
+}

@@ -1,0 +1,54 @@
+// `npm run token` as a person runs it: tsx in a child process, the secret in its
+// environment, the token on stdout; the token then verifies with that secret.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { base64url } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { createTokenVerifier } from '../../src/auth/index.js';
+import { authConfig } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const SECRET = 'token-script-test-secret-0123456789abcdef';
+
+function runScript(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/token.ts', ...args], { cwd: repoRoot, env }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run token', () => {
+  it('prints an HS256 staff token with the scopes, subject and TTL asked for', async () => {
+    const run = await runScript(['--scope', 'payments:read payouts:write', '--sub', 'back-office', '--ttl', '1h'], {
+      AUTH_JWT_SECRET: SECRET,
+    });
+    expect(run.code).toBe(0);
+    const token = run.stdout.trim();
+    const principal = await createTokenVerifier(authConfig({ jwtSecret: SECRET })).verifyStaff(token);
+    expect(principal).toMatchObject({ kind: 'staff', subject: 'back-office', scopes: new Set(['payments:read', 'payouts:write']) });
+    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[1]!))) as { iat: number; exp: number };
+    expect(claims.exp - claims.iat).toBe(3600);
+  });
+
+  it('carries AUTH_ISSUER and AUTH_AUDIENCE when they are configured', async () => {
+    const env = { AUTH_JWT_SECRET: SECRET, AUTH_ISSUER: 'https://gw.example/', AUTH_AUDIENCE: 'momo-gateway' };
+    const run = await runScript(['--scope', 'events:read', '--sub', 'watcher'], env);
+    expect(run.code).toBe(0);
+    const strict = createTokenVerifier(authConfig({ jwtSecret: SECRET, issuer: env.AUTH_ISSUER, audience: env.AUTH_AUDIENCE }));
+    await expect(strict.verifyStaff(run.stdout.trim())).resolves.toMatchObject({ subject: 'watcher', scopes: new Set(['events:read']) });
+  });
+
+  it('fails with one line naming AUTH_JWT_SECRET when it is not set, and on an unknown scope', async () => {
+    const unset = await runScript(['--scope', 'payments:read', '--sub', 'x'], {});
+    expect(unset.code).toBe(1);
+    expect(unset.stdout).toBe('');
+    expect(unset.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unset.stderr).toMatch(/AUTH_JWT_SECRET is not set/);
+
+    const typo = await runScript(['--scope', 'payouts:wirte', '--sub', 'x'], { AUTH_JWT_SECRET: SECRET });
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toMatch(/unknown scope payouts:wirte/);
+  });
+});
