@@ -21,6 +21,7 @@ import { startGateway } from '../src/gateway.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { signBody } from '../src/webhooks/signature.js';
+import type { Json } from '../test/helpers/sandbox-api.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -59,10 +60,14 @@ async function measure(label: string, total: number, concurrency: number, one: (
 }
 
 async function gql(url: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.body.json()) as { data?: unknown; errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data as Record<string, any>;
+  return body.data as Record<string, Json>;
 }
 
 async function main() {
@@ -81,27 +86,39 @@ async function main() {
   console.log(`node ${process.version}; ${REQUESTS} requests per scenario, concurrency ${CONCURRENCY}`);
 
   // A charge to read.
-  const created = await gql(gateway.graphqlUrl, 'mutation($i: CreateChargeInput!) { createCharge(input: $i) { ... on CreateChargePayload { reference } } }', {
-    i: { amount: 1000, phone: '70000000', provider: 'OPB_BF' },
-  });
+  const created = await gql(
+    gateway.graphqlUrl,
+    'mutation($i: CreateChargeInput!) { createCharge(input: $i) { ... on CreateChargePayload { reference } } }',
+    {
+      i: { amount: 1000, phone: '70000000', provider: 'OPB_BF' },
+    },
+  );
   const reference = created.createCharge.reference as string;
 
   // 1. Round trip: direct vs through the gateway.
   const direct = await measure('sandbox GET /charges/:ref (direct)', REQUESTS, CONCURRENCY, async () => {
-    const res = await request(`${sandbox.url}/v1/payment/charges/${reference}`, { headers: { 'x-api-key': apiKey, accept: 'application/json' } });
+    const res = await request(`${sandbox.url}/v1/payment/charges/${reference}`, {
+      headers: { 'x-api-key': apiKey, accept: 'application/json' },
+    });
     await res.body.text();
   });
   const viaGateway = await measure('gateway query charge(reference)', REQUESTS, CONCURRENCY, async () => {
-    await gql(gateway.graphqlUrl, 'query($r: String!) { charge(reference: $r) { reference status amount feePercent createdAt } }', { r: reference });
+    await gql(gateway.graphqlUrl, 'query($r: String!) { charge(reference: $r) { reference status amount feePercent createdAt } }', {
+      r: reference,
+    });
   });
   console.log(JSON.stringify({ 'gateway overhead p50 ms': +(viaGateway['p50 ms'] - direct['p50 ms']).toFixed(2) }));
 
   // 2. Relation batching over 50 checkouts whose charges exist: each is paid
   // on the sandbox's payment page (its form endpoint), which attaches a charge.
   for (let i = 0; i < 50; i++) {
-    const init = await gql(gateway.graphqlUrl, 'mutation($i: InitializeCheckoutInput!) { initializeCheckout(input: $i) { ... on InitializeCheckoutPayload { authorizationUrl } } }', {
-      i: { amount: 500 + i, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' },
-    });
+    const init = await gql(
+      gateway.graphqlUrl,
+      'mutation($i: InitializeCheckoutInput!) { initializeCheckout(input: $i) { ... on InitializeCheckoutPayload { authorizationUrl } } }',
+      {
+        i: { amount: 500 + i, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' },
+      },
+    );
     const page = await request(`${init.initializeCheckout.authorizationUrl}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -115,7 +132,12 @@ async function main() {
   await measure('gateway checkouts(first: 50) { charge } (charge GETs delayed 20 ms)', relationOps, 1, async () => {
     await gql(gateway.graphqlUrl, '{ checkouts(first: 50) { edges { node { reference charge { status } } } } }');
   });
-  console.log(JSON.stringify({ 'upstream calls per operation': sandbox.requests.count() / relationOps, 'of which charge GETs': sandbox.requests.count({ method: 'GET', path: /^\/v1\/payment\/charges\// }) / relationOps }));
+  console.log(
+    JSON.stringify({
+      'upstream calls per operation': sandbox.requests.count() / relationOps,
+      'of which charge GETs': sandbox.requests.count({ method: 'GET', path: /^\/v1\/payment\/charges\// }) / relationOps,
+    }),
+  );
   sandbox.faults.clear();
 
   // 3. Webhook ingest with 100 live subscribers.
@@ -123,7 +145,10 @@ async function main() {
   let delivered = 0;
   const subscribers = 100;
   const disposers = Array.from({ length: subscribers }, () =>
-    client.subscribe({ query: 'subscription { paymentEvents { id kind } }' }, { next: () => void delivered++, error: () => {}, complete: () => {} }),
+    client.subscribe(
+      { query: 'subscription { paymentEvents { id kind } }' },
+      { next: () => void delivered++, error: () => {}, complete: () => {} },
+    ),
   );
   await new Promise((r) => setTimeout(r, 300));
   const deliveries = Math.min(REQUESTS, 1000);

@@ -54,10 +54,12 @@ export function useAuthentication(
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      if (refuse(args.contextValue, args.document, args.operationName, args.variableValues)) setResultAndStopExecution({ errors: [unauthenticated()] });
+      if (refuse(args.contextValue, args.document, args.operationName, args.variableValues))
+        setResultAndStopExecution({ errors: [unauthenticated()] });
     },
     onSubscribe({ args, setResultAndStopExecution }) {
-      if (refuse(args.contextValue, args.document, args.operationName, args.variableValues)) setResultAndStopExecution({ errors: [unauthenticated()] });
+      if (refuse(args.contextValue, args.document, args.operationName, args.variableValues))
+        setResultAndStopExecution({ errors: [unauthenticated()] });
     },
   };
 }

@@ -21,9 +21,7 @@ const httpUrl = z
   .string()
   .url()
   .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://');
-const hmacSecret = z
-  .string()
-  .refine((s) => Buffer.byteLength(s, 'utf8') >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes`);
+const hmacSecret = z.string().refine((s) => Buffer.byteLength(s, 'utf8') >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes`);
 const durationSeconds = z.string().transform((text, ctx) => {
   const seconds = parseDurationSeconds(text);
   if (seconds === null) ctx.addIssue({ code: 'custom', message: 'must be seconds or a duration such as 90s, 15m, 1h, 1d' });
@@ -42,7 +40,10 @@ const envSchema = z.object({
   PAYMENT_PAGE_SIZE: positiveInt.max(500).default(20),
   WEBHOOK_SECRET: z.string().min(1).optional(),
   WEBHOOK_SIGNATURE_SCHEME: z.enum(SIGNATURE_SCHEMES).default('auto'),
-  WEBHOOK_PATH: z.string().regex(/^\/[\w\-/.]*$/, 'must be a path such as /webhooks/payment').default('/webhooks/payment'),
+  WEBHOOK_PATH: z
+    .string()
+    .regex(/^\/[\w\-/.]*$/, 'must be a path such as /webhooks/payment')
+    .default('/webhooks/payment'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
@@ -138,7 +139,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
-    subscriptions: { pollInitialMs: e.SUBSCRIPTION_POLL_MS, pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS, maxPerConnection: e.WS_MAX_SUBSCRIPTIONS, maxFrameBytes: e.WS_MAX_FRAME_BYTES },
+    subscriptions: {
+      pollInitialMs: e.SUBSCRIPTION_POLL_MS,
+      pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS,
+      maxPerConnection: e.WS_MAX_SUBSCRIPTIONS,
+      maxFrameBytes: e.WS_MAX_FRAME_BYTES,
+    },
     auth: {
       jwtSecret: e.AUTH_JWT_SECRET ?? null,
       jwksUrl: e.AUTH_JWKS_URL ?? null,
@@ -175,18 +181,14 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   return {
     port: e.SANDBOX_PORT,
     host: e.HOST,
-    webhook: e.SANDBOX_WEBHOOK_URL
-      ? { url: e.SANDBOX_WEBHOOK_URL, secret: e.WEBHOOK_SECRET!, scheme: e.WEBHOOK_SIGNATURE_SCHEME }
-      : null,
+    webhook: e.SANDBOX_WEBHOOK_URL ? { url: e.SANDBOX_WEBHOOK_URL, secret: e.WEBHOOK_SECRET!, scheme: e.WEBHOOK_SIGNATURE_SCHEME } : null,
     logLevel: e.LOG_LEVEL,
   };
 }
 
 function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
   // Blank values count as unset: `PORT= npm start` means the default.
-  const cleaned = Object.fromEntries(
-    Object.keys(schema.shape).map((name) => [name, blankToUndefined(env[name])]),
-  );
+  const cleaned = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, blankToUndefined(env[name])]));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

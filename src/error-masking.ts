@@ -21,7 +21,9 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
     }
     log.warn('payment service call failed', { requestId, code: original.code, fault: original.fault, status: original.httpStatus });
     return new GraphQLError(
-      original.retryable ? 'The payment service is unavailable right now. Try again in a moment.' : 'The payment service could not complete this request.',
+      original.retryable
+        ? 'The payment service is unavailable right now. Try again in a moment.'
+        : 'The payment service could not complete this request.',
       { ...where, extensions: { code: original.code, retryable: original.retryable, requestId } },
     );
   }
@@ -40,16 +42,19 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
 }
 
 export function useClientSafeErrors(log: Logger): Plugin<{ requestId?: string }> {
-  const rewrite = (requestId: string) => ({ result, setResult }: { result: { errors?: readonly GraphQLError[] }; setResult: (r: never) => void }) => {
-    if (!result.errors?.length) return;
-    setResult({ ...result, errors: result.errors.map((e) => toClientError(e, requestId, log)) } as never);
-  };
+  const rewrite =
+    (requestId: string) =>
+    ({ result, setResult }: { result: { errors?: readonly GraphQLError[] }; setResult: (r: never) => void }) => {
+      if (!result.errors?.length) return;
+      setResult({ ...result, errors: result.errors.map((e) => toClientError(e, requestId, log)) } as never);
+    };
   return {
     onExecute: ({ args }) => ({
       onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, rewrite(args.contextValue.requestId ?? 'unknown') as never),
     }),
     onSubscribe: ({ args }) => ({
-      onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, rewrite(args.contextValue.requestId ?? 'unknown') as never),
+      onSubscribeResult: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, rewrite(args.contextValue.requestId ?? 'unknown') as never),
     }),
   };
 }

@@ -100,7 +100,14 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const tokens = createTokenVerifier(auth);
     const developmentToken =
       config.mode === 'sandbox' && auth.jwtSecret
-        ? await mintStaffToken({ secret: auth.jwtSecret, scopes: SCOPES, subject: 'development', ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS, issuer: auth.issuer, audience: auth.audience })
+        ? await mintStaffToken({
+            secret: auth.jwtSecret,
+            scopes: SCOPES,
+            subject: 'development',
+            ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
+            issuer: auth.issuer,
+            audience: auth.audience,
+          })
         : null;
 
     const server = createGatewayServer({

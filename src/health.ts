@@ -21,7 +21,11 @@ export function createHealthProbe(upstream: UpstreamClient, mode: 'sandbox' | 'l
     const checkedAt = new Date().toISOString();
     try {
       await upstream.fetchBalance();
-      return { status: 'ok', mode, upstream: { reachable: true, authenticated: true, latencyMs: Math.round(performance.now() - started), checkedAt } };
+      return {
+        status: 'ok',
+        mode,
+        upstream: { reachable: true, authenticated: true, latencyMs: Math.round(performance.now() - started), checkedAt },
+      };
     } catch (err) {
       const answered = err instanceof UpstreamCallError && err.code !== 'UPSTREAM_UNAVAILABLE';
       return {

@@ -56,7 +56,9 @@ async function main(): Promise<void> {
       'Test numbers: OPA_BF 76000000, OPB_BF 70000000, OPC_BF 58000000, OPD_BF 68000000, OPE_BJ 0196000000, OPF_BJ 0195000000; OTP 123456',
       // The sandbox's own token (test money only): GraphiQL already sends it; scripts and frontends in development may too.
       ...(gateway.developmentToken
-        ? [`Development token (every scope, until ${gateway.developmentToken.expiresAt.toISOString()}): Authorization: Bearer ${gateway.developmentToken.token}`]
+        ? [
+            `Development token (every scope, until ${gateway.developmentToken.expiresAt.toISOString()}): Authorization: Bearer ${gateway.developmentToken.token}`,
+          ]
         : []),
     );
   } else {
@@ -73,9 +75,9 @@ async function main(): Promise<void> {
       .close()
       .then(() => embedded?.sandbox.close())
       .then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

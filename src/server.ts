@@ -50,7 +50,10 @@ query Balance {
 `;
 
 /** A socket whose token expires is closed (4403): the client refreshes its token and reconnects. */
-function closeWhenExpired(socket: { close(code: number, reason: string): void; once(event: 'close', listener: () => void): unknown }, expiresAt: Date): void {
+function closeWhenExpired(
+  socket: { close(code: number, reason: string): void; once(event: 'close', listener: () => void): unknown },
+  expiresAt: Date,
+): void {
   // setTimeout takes at most 2^31-1 ms; a token valid longer is checked again when that first timer fires.
   const delay = Math.min(Math.max(0, expiresAt.getTime() - Date.now()), 2 ** 31 - 1);
   const timer = setTimeout(() => {
@@ -110,7 +113,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       createContext(
         services,
         initial.principal
-          ? { principal: initial.principal, clientIp: clientIpOf(initial.req), requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined) }
+          ? {
+              principal: initial.principal,
+              clientIp: clientIpOf(initial.req),
+              requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined),
+            }
           : await callerFromHttp(services.tokens, initial.request!, initial.req),
       ),
     plugins: [useClientSafeErrors(services.log), useAuthentication(auditAnonymousMoneyMoves)],
@@ -178,11 +185,22 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       onSubscribe: async (ctx, id, params) => {
         const operations = operationsOf(ctx.extra.socket);
         if (operations.size >= maxSubscriptions) {
-          return [new GraphQLError(`At most ${maxSubscriptions} operations may run at once on one connection.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+          return [
+            new GraphQLError(`At most ${maxSubscriptions} operations may run at once on one connection.`, {
+              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
+            }),
+          ];
         }
         operations.add(id);
         try {
-          const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          const {
+            schema: envelopedSchema,
+            execute,
+            subscribe,
+            contextFactory,
+            parse,
+            validate,
+          } = yoga.getEnveloped({
             ...ctx,
             principal: principalsBySocket.get(ctx.extra.socket),
             req: ctx.extra.request,

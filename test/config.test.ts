@@ -20,7 +20,12 @@ describe('loadConfig', () => {
   });
 
   it('uses the real service when both its URL and key are set', () => {
-    const c = loadConfig({ PAYMENT_BASE_URL: 'https://pay.example/', PAYMENT_API_KEY: 'sk_live_abc', PAYMENT_TIMEOUT_MS: '5000', AUTH_JWT_SECRET: 'k'.repeat(32) });
+    const c = loadConfig({
+      PAYMENT_BASE_URL: 'https://pay.example/',
+      PAYMENT_API_KEY: 'sk_live_abc',
+      PAYMENT_TIMEOUT_MS: '5000',
+      AUTH_JWT_SECRET: 'k'.repeat(32),
+    });
     expect(c.mode).toBe('live');
     expect(c.upstream).toMatchObject({ baseUrl: 'https://pay.example/', apiKey: 'sk_live_abc', timeoutMs: 5000 });
   });
@@ -34,7 +39,9 @@ describe('loadConfig', () => {
     expect(e.message).toMatch(/^PORT is invalid/);
     expect(e.message).not.toContain('\n');
     expect(errorOf(() => loadConfig({ WEBHOOK_SIGNATURE_SCHEME: 'md5' })).message).toMatch(/^WEBHOOK_SIGNATURE_SCHEME is invalid/);
-    expect(errorOf(() => loadConfig({ PAYMENT_BASE_URL: 'ftp://x' , PAYMENT_API_KEY: 'sk_test_1'})).message).toMatch(/^PAYMENT_BASE_URL is invalid/);
+    expect(errorOf(() => loadConfig({ PAYMENT_BASE_URL: 'ftp://x', PAYMENT_API_KEY: 'sk_test_1' })).message).toMatch(
+      /^PAYMENT_BASE_URL is invalid/,
+    );
     expect(errorOf(() => loadConfig({ PAYMENT_BASE_URL: 'https://pay.example' })).message).toMatch(/^PAYMENT_API_KEY is required/);
     expect(errorOf(() => loadConfig({ PAYMENT_API_KEY: 'sk_test_1' })).message).toMatch(/^PAYMENT_BASE_URL is required/);
   });
@@ -53,7 +60,9 @@ describe('loadConfig', () => {
 describe('loadSandboxConfig', () => {
   it('needs a secret to sign webhooks', () => {
     expect(loadSandboxConfig({}).webhook).toBeNull();
-    expect(errorOf(() => loadSandboxConfig({ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook' })).message).toMatch(/^WEBHOOK_SECRET is required/);
+    expect(errorOf(() => loadSandboxConfig({ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook' })).message).toMatch(
+      /^WEBHOOK_SECRET is required/,
+    );
     expect(loadSandboxConfig({ SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook', WEBHOOK_SECRET: 's' }).webhook).toEqual({
       url: 'http://127.0.0.1:9/hook',
       secret: 's',

@@ -74,7 +74,12 @@ it('serves GraphiQL', async () => {
 });
 
 it('delivers the sandbox webhook to a live subscription when the OTP is submitted', async () => {
-  const created = await postGraphQL(graphqlUrl, CreateCharge, { input: { amount: 1500, phone: '70000000', provider: 'OPB_BF', idempotencyKey: randomUUID() } }, { authorization });
+  const created = await postGraphQL(
+    graphqlUrl,
+    CreateCharge,
+    { input: { amount: 1500, phone: '70000000', provider: 'OPB_BF', idempotencyKey: randomUUID() } },
+    { authorization },
+  );
   expect(created.errors, created.raw).toBeUndefined();
   const charge = created.data!.createCharge;
   if (charge.__typename !== 'CreateChargePayload') throw new Error(charge.__typename);
@@ -88,12 +93,21 @@ it('delivers the sandbox webhook to a live subscription when the OTP is submitte
     const done = new Promise<void>((resolve, reject) => {
       client.subscribe(
         { query: print(ChargeUpdated), variables: { reference: charge.reference } },
-        { next: (r) => void updates.push((r.data as { chargeUpdated: { status: string } }).chargeUpdated), error: reject, complete: resolve },
+        {
+          next: (r) => void updates.push((r.data as { chargeUpdated: { status: string } }).chargeUpdated),
+          error: reject,
+          complete: resolve,
+        },
       );
     });
     // The subscription is live once its baseline GET reached the sandbox (it listens for changes before reading it).
     await waitFor(() => output.split(baselineGet).length > seenBefore, 'the subscription to read its baseline', 10_000);
-    const submitted = await postGraphQL(graphqlUrl, SubmitOtp, { input: { chargeReference: charge.reference, otp: '123456' } }, { authorization });
+    const submitted = await postGraphQL(
+      graphqlUrl,
+      SubmitOtp,
+      { input: { chargeReference: charge.reference, otp: '123456' } },
+      { authorization },
+    );
     expect(submitted.data!.submitChargeOtp).toMatchObject({ charge: { status: 'SUCCESS' } });
     await done;
     expect(updates).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);

@@ -68,7 +68,11 @@ export class InsufficientFundsError extends PaymentError {
   readonly code = 'INSUFFICIENT_FUNDS' as const;
   readonly messageFr: string;
   constructor(readonly wallet: Wallet | null) {
-    super(wallet ? `Insufficient funds in the ${wallet} wallet for this amount and its fees.` : 'Insufficient funds for this amount and its fees.');
+    super(
+      wallet
+        ? `Insufficient funds in the ${wallet} wallet for this amount and its fees.`
+        : 'Insufficient funds for this amount and its fees.',
+    );
     this.messageFr = wallet
       ? `Solde insuffisant sur le portefeuille ${wallet} pour ce montant et ses frais.`
       : 'Solde insuffisant pour ce montant et ses frais.';
@@ -106,8 +110,13 @@ export class BatchSizeLimitExceededError extends PaymentError {
   override readonly name = 'BatchSizeLimitExceededError';
   readonly code = 'BATCH_SIZE_LIMIT_EXCEEDED' as const;
   readonly messageFr: string;
-  constructor(readonly limit: number, readonly submitted: number | null) {
-    super(`A bulk transfer holds at most ${limit} transfers${submitted === null ? '' : ` (got ${submitted})`}. Split it into several requests.`);
+  constructor(
+    readonly limit: number,
+    readonly submitted: number | null,
+  ) {
+    super(
+      `A bulk transfer holds at most ${limit} transfers${submitted === null ? '' : ` (got ${submitted})`}. Split it into several requests.`,
+    );
     this.messageFr = `Un transfert groupé contient au plus ${limit} transferts${submitted === null ? '' : ` (reçu : ${submitted})`}. Répartissez-les en plusieurs envois.`;
   }
 }
@@ -186,7 +195,8 @@ export class IdempotencyConflictError extends PaymentError {
 export class ServiceUnavailableError extends PaymentError {
   override readonly name = 'ServiceUnavailableError';
   readonly code = 'SERVICE_UNAVAILABLE' as const;
-  readonly messageFr = 'Le service est momentanément indisponible ; rien n’a été effectué. Réessayez dans un instant avec la même clé d’idempotence.';
+  readonly messageFr =
+    'Le service est momentanément indisponible ; rien n’a été effectué. Réessayez dans un instant avec la même clé d’idempotence.';
   constructor(options?: { cause?: unknown }) {
     super('The service is temporarily unavailable; nothing was done. Try again in a moment with the same idempotency key.', options);
   }
@@ -269,10 +279,7 @@ function isAllowed(error: PaymentError, allowed: readonly PaymentErrorClass[]): 
   return allowed.some((cls) => error instanceof cls);
 }
 
-function typedFromUpstream(
-  err: UpstreamCallError,
-  context: { resource?: ResourceKind; reference?: string },
-): PaymentError {
+function typedFromUpstream(err: UpstreamCallError, context: { resource?: ResourceKind; reference?: string }): PaymentError {
   switch (err.code) {
     case 'INVALID_DATA':
     case 'VALIDATION_FAILED':
@@ -308,7 +315,10 @@ function typedFromUpstream(
       return new PaymentAccountMissingError();
     case 'UNKNOWN_ERROR':
       // The service's own words are the only information we have about a code we do not know.
-      return new UpstreamError('UNKNOWN_ERROR', err.upstreamCode ? err.message : 'The payment service reported an unknown error. Try again later.');
+      return new UpstreamError(
+        'UNKNOWN_ERROR',
+        err.upstreamCode ? err.message : 'The payment service reported an unknown error. Try again later.',
+      );
     case 'UPSTREAM_UNAVAILABLE':
       return new UpstreamError(
         'UPSTREAM_UNAVAILABLE',
@@ -335,4 +345,3 @@ export function walletNamedIn(message: string): Wallet | null {
 }
 
 export const BULK_TRANSFER_LIMIT = 100;
-

@@ -60,7 +60,11 @@ function attemptView(a: ConfirmationAttemptRecord) {
 const SMS_OTP_TEXT =
   'Un code OTP vous a été envoyé par SMS : saisissez-le pour confirmer le paiement. / An OTP was sent to you by SMS: enter it to confirm the payment.';
 
-function flowFor(provider: Provider, confirmation: 'otp' | 'ussd' | null, amount: number): { status: 'send_otp' | 'pay_offline'; displayText: string } {
+function flowFor(
+  provider: Provider,
+  confirmation: 'otp' | 'ussd' | null,
+  amount: number,
+): { status: 'send_otp' | 'pay_offline'; displayText: string } {
   switch (provider) {
     case 'opa_bf':
       return {
@@ -78,7 +82,7 @@ function flowFor(provider: Provider, confirmation: 'otp' | 'ussd' | null, amount
       return {
         status: 'pay_offline',
         displayText:
-          "Validez le paiement dans la demande affichée sur votre téléphone. / Approve the payment in the prompt shown on your phone.",
+          'Validez le paiement dans la demande affichée sur votre téléphone. / Approve the payment in the prompt shown on your phone.',
       };
     case 'opc_bf':
     case 'opd_bf':

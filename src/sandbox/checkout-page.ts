@@ -226,7 +226,8 @@ ${head}
 
 function operatorForm(path: string, state: PageState): string {
   const options = PROVIDERS.map(
-    (p) => `<label class="operator"><input type="radio" name="provider" value="${p}"${state.provider === p ? ' checked' : ''} required> ${esc(PROVIDER_LABELS[p])}</label>`,
+    (p) =>
+      `<label class="operator"><input type="radio" name="provider" value="${p}"${state.provider === p ? ' checked' : ''} required> ${esc(PROVIDER_LABELS[p])}</label>`,
   ).join('\n');
   return `<form method="post" action="${path}/pay">
     <fieldset>

@@ -22,17 +22,23 @@ export interface FaultMatch {
 export type FaultSpec = FaultMatch &
   (
     | /** Answers at once with this status and JSON body; nothing is processed. */
-    { kind: 'envelope'; httpStatus: number; body?: unknown }
-    | /** Answers at once with an HTML page (a proxy's error page); nothing is processed. */
-    { kind: 'html'; httpStatus?: number; html?: string }
-    | /** Processes the request, then sends its status with the JSON cut in the middle. */
-    { kind: 'truncated' }
-    | /** Waits `ms` on the sandbox clock, then proceeds normally; no `ms` (or null) never answers. */
-    { kind: 'delay'; ms?: number | null }
-    | /** Destroys the socket without an answer; with afterProcessing the request is carried out first. */
-    { kind: 'reset'; afterProcessing?: boolean }
-    | /** Processes the request, then sends the envelope with the `data` fields retyped. */
-    { kind: 'wrong_types' }
+      {
+        kind: 'envelope';
+        httpStatus: number;
+        body?: unknown;
+      } /** Answers at once with an HTML page (a proxy's error page); nothing is processed. */
+    | {
+        kind: 'html';
+        httpStatus?: number;
+        html?: string;
+      } /** Processes the request, then sends its status with the JSON cut in the middle. */
+    | { kind: 'truncated' } /** Waits `ms` on the sandbox clock, then proceeds normally; no `ms` (or null) never answers. */
+    | {
+        kind: 'delay';
+        ms?: number | null;
+      } /** Destroys the socket without an answer; with afterProcessing the request is carried out first. */
+    | { kind: 'reset'; afterProcessing?: boolean } /** Processes the request, then sends the envelope with the `data` fields retyped. */
+    | { kind: 'wrong_types' }
   );
 
 export type ActiveFault = ActiveEntry<FaultSpec>;
@@ -108,7 +114,12 @@ export function faultSpecFromJson(raw: unknown): FaultSpec {
     case 'envelope':
       return { ...match, kind, httpStatus: raw.http_status as number, body: raw.body };
     case 'html':
-      return { ...match, kind, ...(raw.http_status !== undefined ? { httpStatus: raw.http_status as number } : {}), ...(typeof raw.html === 'string' ? { html: raw.html } : {}) };
+      return {
+        ...match,
+        kind,
+        ...(raw.http_status !== undefined ? { httpStatus: raw.http_status as number } : {}),
+        ...(typeof raw.html === 'string' ? { html: raw.html } : {}),
+      };
     case 'delay':
       return { ...match, kind, ms: (raw.ms ?? null) as number | null };
     case 'reset':

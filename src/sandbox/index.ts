@@ -82,7 +82,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = options.clock ?? realClock();
   const delays = resolveDelays(options.delays);
   const log = options.log ?? (() => {});
-  const scheduler = new Scheduler(clock, (error) => log(`internal error in a scheduled task: ${error instanceof Error ? error.stack : String(error)}`));
+  const scheduler = new Scheduler(clock, (error) =>
+    log(`internal error in a scheduled task: ${error instanceof Error ? error.stack : String(error)}`),
+  );
   const webhookFaults = new WebhookFaults();
   const webhooks = new WebhookDispatcher(clock, scheduler, delays.webhookRetryBaseMs, log, webhookFaults);
   webhooks.setTarget(options.webhook ?? null);

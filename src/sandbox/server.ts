@@ -2,7 +2,17 @@
 // the mapping of every outcome onto the service's envelope.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { balanceView } from './balance.js';
-import { chargeCreatedView, chargeSubmitView, chargeView, createCharge, findCharge, listCharges, parseChargeRequest, parseSubmitRequest, submitOtp } from './charges.js';
+import {
+  chargeCreatedView,
+  chargeSubmitView,
+  chargeView,
+  createCharge,
+  findCharge,
+  listCharges,
+  parseChargeRequest,
+  parseSubmitRequest,
+  submitOtp,
+} from './charges.js';
 import { checkoutPageStatus, cancelFromPage, payFromPage, showCheckoutPage, submitOtpFromPage } from './checkout-page.js';
 import { checkoutView, findCheckout, initializeCheckout } from './checkouts.js';
 import type { SandboxContext } from './context.js';
@@ -23,8 +33,19 @@ interface RequestInput {
 }
 
 type Route =
-  | { method: string; pattern: string; kind: 'api'; body: boolean; handle: (ctx: SandboxContext, account: Account, input: RequestInput) => HttpResult }
-  | { method: string; pattern: string; kind: 'page'; handle: (ctx: SandboxContext, input: RequestInput & { body: URLSearchParams }) => HttpResult }
+  | {
+      method: string;
+      pattern: string;
+      kind: 'api';
+      body: boolean;
+      handle: (ctx: SandboxContext, account: Account, input: RequestInput) => HttpResult;
+    }
+  | {
+      method: string;
+      pattern: string;
+      kind: 'page';
+      handle: (ctx: SandboxContext, input: RequestInput & { body: URLSearchParams }) => HttpResult;
+    }
   | { method: string; pattern: string; kind: 'admin'; handle: (input: RequestInput, control: Control) => HttpResult };
 
 /** What the /_sandbox control endpoints act on. */
@@ -38,52 +59,133 @@ const param = (input: RequestInput, i = 0) => input.params[i]!;
 
 const ROUTES: Route[] = [
   // Checkouts
-  { method: 'POST', pattern: '/v1/payment/checkouts/initialize', kind: 'api', body: true,
-    handle: (ctx, acc, i) => ok(201, 'Checkout initialized successfully', initializeCheckout(ctx, acc, i.body)) },
-  { method: 'GET', pattern: '/v1/payment/checkouts', kind: 'api', body: false,
-    handle: (_ctx, acc) => ok(200, 'Checkouts retrieved successfully', newestFirst(acc.checkouts.values()).map(checkoutView)) },
-  { method: 'GET', pattern: '/v1/payment/checkouts/:ref', kind: 'api', body: false,
-    handle: (ctx, acc, i) => ok(200, 'Checkout retrieved successfully', checkoutView(findCheckout(ctx, acc, param(i)))) },
+  {
+    method: 'POST',
+    pattern: '/v1/payment/checkouts/initialize',
+    kind: 'api',
+    body: true,
+    handle: (ctx, acc, i) => ok(201, 'Checkout initialized successfully', initializeCheckout(ctx, acc, i.body)),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/checkouts',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc) => ok(200, 'Checkouts retrieved successfully', newestFirst(acc.checkouts.values()).map(checkoutView)),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/checkouts/:ref',
+    kind: 'api',
+    body: false,
+    handle: (ctx, acc, i) => ok(200, 'Checkout retrieved successfully', checkoutView(findCheckout(ctx, acc, param(i)))),
+  },
   // Charges
-  { method: 'POST', pattern: '/v1/payment/charges', kind: 'api', body: true,
-    handle: (ctx, acc, i) => ok(201, 'Charge created successfully', chargeCreatedView(createCharge(ctx, acc, parseChargeRequest(i.body), i.ip))) },
-  { method: 'GET', pattern: '/v1/payment/charges', kind: 'api', body: false,
+  {
+    method: 'POST',
+    pattern: '/v1/payment/charges',
+    kind: 'api',
+    body: true,
+    handle: (ctx, acc, i) =>
+      ok(201, 'Charge created successfully', chargeCreatedView(createCharge(ctx, acc, parseChargeRequest(i.body), i.ip))),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/charges',
+    kind: 'api',
+    body: false,
     handle: (_ctx, acc, i) => {
       const page = listCharges(acc, i.query);
       return envelope(200, true, 'Charges retrieved successfully', { data: page.data, pagination: page.pagination });
-    } },
-  { method: 'POST', pattern: '/v1/payment/charges/submit', kind: 'api', body: true,
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/v1/payment/charges/submit',
+    kind: 'api',
+    body: true,
     handle: (ctx, acc, i) => {
       const { otp, chargeReference } = parseSubmitRequest(i.body);
       return ok(200, 'Charge completed successfully', chargeSubmitView(submitOtp(ctx, acc, otp, chargeReference, i.ip)));
-    } },
-  { method: 'GET', pattern: '/v1/payment/charges/:ref', kind: 'api', body: false,
-    handle: (_ctx, acc, i) => ok(200, 'Charge retrieved successfully', chargeView(findCharge(acc, param(i)))) },
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/charges/:ref',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc, i) => ok(200, 'Charge retrieved successfully', chargeView(findCharge(acc, param(i)))),
+  },
   // Balance
-  { method: 'GET', pattern: '/v1/payment/balances', kind: 'api', body: false,
-    handle: (_ctx, acc) => ok(200, 'Balance retrieved successfully', balanceView(acc)) },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/balances',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc) => ok(200, 'Balance retrieved successfully', balanceView(acc)),
+  },
   // Transfers
-  { method: 'POST', pattern: '/v1/payment/transfers', kind: 'api', body: true,
-    handle: (ctx, acc, i) => ok(201, 'Transfer queued for processing', transferCreatedView(createTransfer(ctx, acc, i.body, i.ip))) },
-  { method: 'GET', pattern: '/v1/payment/transfers', kind: 'api', body: false,
-    handle: (_ctx, acc) => ok(200, 'Transfers retrieved successfully', listTransfers(acc)) },
+  {
+    method: 'POST',
+    pattern: '/v1/payment/transfers',
+    kind: 'api',
+    body: true,
+    handle: (ctx, acc, i) => ok(201, 'Transfer queued for processing', transferCreatedView(createTransfer(ctx, acc, i.body, i.ip))),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/transfers',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc) => ok(200, 'Transfers retrieved successfully', listTransfers(acc)),
+  },
   // The spec's heading says GET, its samples POST with a body: POST is what works.
-  { method: 'POST', pattern: '/v1/payment/transfers/bulk', kind: 'api', body: true,
+  {
+    method: 'POST',
+    pattern: '/v1/payment/transfers/bulk',
+    kind: 'api',
+    body: true,
     handle: (ctx, acc, i) => {
       const outcome = bulkTransfer(ctx, acc, i.body, i.ip);
       return envelope(200, true, outcome.message, { failed_transfers: outcome.failed });
-    } },
-  { method: 'GET', pattern: '/v1/payment/transfers/:ref', kind: 'api', body: false,
-    handle: (_ctx, acc, i) => ok(200, 'Transfer retrieved successfully', transferView(findTransfer(acc, param(i)))) },
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/transfers/:ref',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc, i) => ok(200, 'Transfer retrieved successfully', transferView(findTransfer(acc, param(i)))),
+  },
   // Settlements
-  { method: 'POST', pattern: '/v1/payment/settlements', kind: 'api', body: true,
-    handle: (ctx, acc, i) => ok(201, 'Settlement created successfully', settlementView(createSettlement(ctx, acc, i.body))) },
-  { method: 'GET', pattern: '/v1/payment/settlements', kind: 'api', body: false,
-    handle: (_ctx, acc) => ok(200, 'Settlements retrieved successfully', listSettlements(acc)) },
-  { method: 'GET', pattern: '/v1/payment/settlements/:ref', kind: 'api', body: false,
-    handle: (_ctx, acc, i) => ok(200, 'Settlement retrieved successfully', settlementView(findSettlement(acc, param(i)))) },
-  { method: 'GET', pattern: '/v1/payment/settlements/:ref/cancel', kind: 'api', body: false,
-    handle: (ctx, acc, i) => ok(200, 'Settlement cancelled successfully', settlementView(cancelSettlement(ctx, acc, param(i)))) },
+  {
+    method: 'POST',
+    pattern: '/v1/payment/settlements',
+    kind: 'api',
+    body: true,
+    handle: (ctx, acc, i) => ok(201, 'Settlement created successfully', settlementView(createSettlement(ctx, acc, i.body))),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/settlements',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc) => ok(200, 'Settlements retrieved successfully', listSettlements(acc)),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/settlements/:ref',
+    kind: 'api',
+    body: false,
+    handle: (_ctx, acc, i) => ok(200, 'Settlement retrieved successfully', settlementView(findSettlement(acc, param(i)))),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/payment/settlements/:ref/cancel',
+    kind: 'api',
+    body: false,
+    handle: (ctx, acc, i) => ok(200, 'Settlement cancelled successfully', settlementView(cancelSettlement(ctx, acc, param(i)))),
+  },
   // The customer's payment page
   { method: 'GET', pattern: '/checkout/:ref', kind: 'page', handle: (ctx, i) => showCheckoutPage(ctx, param(i)) },
   { method: 'POST', pattern: '/checkout/:ref/pay', kind: 'page', handle: (ctx, i) => payFromPage(ctx, param(i), i.body, i.ip) },
@@ -91,38 +193,85 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: '/checkout/:ref/cancel', kind: 'page', handle: (ctx, i) => cancelFromPage(ctx, param(i)) },
   { method: 'GET', pattern: '/checkout/:ref/status', kind: 'page', handle: (ctx, i) => checkoutPageStatus(ctx, param(i)) },
   // Fault control for integrators (no key: test mode only)
-  { method: 'GET', pattern: '/_sandbox/faults', kind: 'admin',
-    handle: (_i, { faults }) => ok(200, 'Active faults', faults.list().map((f) => ({ id: f.id, kind: f.spec.kind, method: f.spec.method ?? null, path: String(f.spec.path), remaining: Number.isFinite(f.remaining) ? f.remaining : 'unlimited' }))) },
-  { method: 'POST', pattern: '/_sandbox/faults', kind: 'admin',
-    handle: (i, { faults }) => ok(201, 'Fault added', { id: readSpec(() => faults.add(faultSpecFromJson(i.body))) }) },
-  { method: 'DELETE', pattern: '/_sandbox/faults', kind: 'admin',
+  {
+    method: 'GET',
+    pattern: '/_sandbox/faults',
+    kind: 'admin',
+    handle: (_i, { faults }) =>
+      ok(
+        200,
+        'Active faults',
+        faults.list().map((f) => ({
+          id: f.id,
+          kind: f.spec.kind,
+          method: f.spec.method ?? null,
+          path: String(f.spec.path),
+          remaining: Number.isFinite(f.remaining) ? f.remaining : 'unlimited',
+        })),
+      ),
+  },
+  {
+    method: 'POST',
+    pattern: '/_sandbox/faults',
+    kind: 'admin',
+    handle: (i, { faults }) => ok(201, 'Fault added', { id: readSpec(() => faults.add(faultSpecFromJson(i.body))) }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/_sandbox/faults',
+    kind: 'admin',
     handle: (_i, { faults }) => {
       faults.clear();
       return ok(200, 'Faults cleared', null);
-    } },
-  { method: 'DELETE', pattern: '/_sandbox/faults/:id', kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/_sandbox/faults/:id',
+    kind: 'admin',
     handle: (i, { faults }) => {
       if (!faults.remove(param(i))) throw new ApiError(404, 'Fault not found');
       return ok(200, 'Fault removed', null);
-    } },
+    },
+  },
   // Webhook delivery faults, the same way
-  { method: 'GET', pattern: '/_sandbox/webhook-faults', kind: 'admin',
-    handle: (_i, { webhookFaults }) => ok(200, 'Active webhook faults', webhookFaults.list().map(webhookFaultView)) },
-  { method: 'POST', pattern: '/_sandbox/webhook-faults', kind: 'admin',
+  {
+    method: 'GET',
+    pattern: '/_sandbox/webhook-faults',
+    kind: 'admin',
+    handle: (_i, { webhookFaults }) => ok(200, 'Active webhook faults', webhookFaults.list().map(webhookFaultView)),
+  },
+  {
+    method: 'POST',
+    pattern: '/_sandbox/webhook-faults',
+    kind: 'admin',
     handle: (i, { webhookFaults }) =>
-      ok(201, 'Webhook fault added', { id: readSpec(() => webhookFaults.add(webhookFaultSpecFromJson(i.body))) }) },
-  { method: 'DELETE', pattern: '/_sandbox/webhook-faults', kind: 'admin',
+      ok(201, 'Webhook fault added', { id: readSpec(() => webhookFaults.add(webhookFaultSpecFromJson(i.body))) }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/_sandbox/webhook-faults',
+    kind: 'admin',
     handle: (_i, { webhookFaults }) => {
       webhookFaults.clear();
       return ok(200, 'Webhook faults cleared', null);
-    } },
-  { method: 'DELETE', pattern: '/_sandbox/webhook-faults/:id', kind: 'admin',
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/_sandbox/webhook-faults/:id',
+    kind: 'admin',
     handle: (i, { webhookFaults }) => {
       if (!webhookFaults.remove(param(i))) throw new ApiError(404, 'Webhook fault not found');
       return ok(200, 'Webhook fault removed', null);
-    } },
-  { method: 'POST', pattern: '/_sandbox/webhook-faults/release', kind: 'admin',
-    handle: (_i, { webhookFaults }) => ok(200, 'Held webhooks released', { released: webhookFaults.release() }) },
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_sandbox/webhook-faults/release',
+    kind: 'admin',
+    handle: (_i, { webhookFaults }) => ok(200, 'Held webhooks released', { released: webhookFaults.release() }),
+  },
 ];
 
 /** A spec the control API refuses is the caller's mistake: 400, with the reason. */
@@ -182,7 +331,8 @@ export function createSandboxServer(parts: ServerParts): Server {
   return createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       ctx.log(`internal error on ${req.method} ${req.url?.split('?')[0]}: ${error instanceof Error ? error.stack : String(error)}`);
-      if (!res.headersSent && !res.destroyed) writeResult(res, envelope(500, false, 'Internal error. Retry later.', { error_code: 'INTERNAL_ERROR' }));
+      if (!res.headersSent && !res.destroyed)
+        writeResult(res, envelope(500, false, 'Internal error. Retry later.', { error_code: 'INTERNAL_ERROR' }));
     });
   });
 
@@ -250,4 +400,3 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     throw new ApiError(400, detail, { errorCode: 'INVALID_DATA', errors: { non_field_errors: [detail] } });
   }
 }
-

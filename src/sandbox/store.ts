@@ -137,9 +137,7 @@ export class Account {
     readonly id: string,
     readonly paymentAccount: PaymentAccount | null,
   ) {
-    this.wallets = Object.fromEntries(
-      WALLETS.map((w) => [w, { available: TEST_WALLET_FUNDING, pending: 0 }]),
-    ) as Record<Wallet, Bucket>;
+    this.wallets = Object.fromEntries(WALLETS.map((w) => [w, { available: TEST_WALLET_FUNDING, pending: 0 }])) as Record<Wallet, Bucket>;
   }
 
   /** Creation order, the tiebreak of every newest-first list. */

@@ -20,14 +20,15 @@ export interface WebhookFaultMatch {
 export type WebhookFaultSpec = WebhookFaultMatch &
   (
     | /** Delivered twice: the same bytes and signature, the copy right after the first attempt of the original. */
-    { kind: 'duplicate' }
-    | /** First attempt `ms` later, or once the clock reaches `until` (epoch ms), on the sandbox clock. */
-    { kind: 'delay'; ms: number; until?: undefined }
-    | { kind: 'delay'; until: number; ms?: undefined }
-    | /** Held back, then sent right after the next delivery's first attempt (or on release()). */
-    { kind: 'out_of_order' }
-    | /** Never delivered, never retried. */
-    { kind: 'drop' }
+      { kind: 'duplicate' } /** First attempt `ms` later, or once the clock reaches `until` (epoch ms), on the sandbox clock. */
+    | { kind: 'delay'; ms: number; until?: undefined }
+    | {
+        kind: 'delay';
+        until: number;
+        ms?: undefined;
+      } /** Held back, then sent right after the next delivery's first attempt (or on release()). */
+    | { kind: 'out_of_order' } /** Never delivered, never retried. */
+    | { kind: 'drop' }
   );
 
 export type ActiveWebhookFault = ActiveEntry<WebhookFaultSpec>;

@@ -201,7 +201,11 @@ export class WebhookDispatcher {
     }
     this.log.push(record);
     if (this.log.length > LOG_CAPACITY) this.log.shift();
-    const outcome = record.ok ? `${record.httpStatus}` : record.httpStatus !== null ? `${record.httpStatus}, will retry` : `${record.error}`;
+    const outcome = record.ok
+      ? `${record.httpStatus}`
+      : record.httpStatus !== null
+        ? `${record.httpStatus}, will retry`
+        : `${record.error}`;
     const last = !record.ok && attempt > WEBHOOK_RETRIES ? ' (giving up)' : '';
     this.writeLog(`webhook ${prepared.event} -> ${record.target} attempt ${attempt}: ${outcome}${last}`);
     return record.ok;

@@ -15,7 +15,11 @@ export interface AuditFacts {
   outcome: string;
 }
 
-export function audit(ctx: Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId'>, operation: string, facts: AuditFacts): void {
+export function audit(
+  ctx: Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId'>,
+  operation: string,
+  facts: AuditFacts,
+): void {
   ctx.log.info('audit', {
     audit: true,
     requestId: ctx.requestId,

@@ -25,8 +25,16 @@ const BalanceRef = builder.objectRef<Balance>('Balance').implement({
   description: 'Balances of the account. Figures are passed on exactly as the service reports them.',
   fields: (t) => ({
     currency: t.exposeString('currency', { description: 'Always XOF.' }),
-    collection: t.field({ type: MoneyBucketRef, resolve: (b) => b.collection, description: 'Collection Balance: payments received, less fees.' }),
-    transferTotal: t.field({ type: MoneyBucketRef, resolve: (b) => b.transferTotal, description: 'All wallets\' Transfer Balances together.' }),
+    collection: t.field({
+      type: MoneyBucketRef,
+      resolve: (b) => b.collection,
+      description: 'Collection Balance: payments received, less fees.',
+    }),
+    transferTotal: t.field({
+      type: MoneyBucketRef,
+      resolve: (b) => b.transferTotal,
+      description: "All wallets' Transfer Balances together.",
+    }),
     wallets: t.field({ type: [WalletBalanceRef], resolve: (b) => b.wallets, description: 'Transfer Balance per wallet.' }),
   }),
 });

@@ -41,7 +41,8 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     nodeQueryOptions: {
       // A client token may fetch its own charge or checkout by global ID.
       ...access<{ id: { typename: string; id: string } }>({ scope: 'payments:read', client: ({ id }) => clientResourceOf(id) }),
-      description: 'Fetches any checkout, charge, transfer or settlement by its global ID; null when the ID is malformed, foreign or unknown.',
+      description:
+        'Fetches any checkout, charge, transfer or settlement by its global ID; null when the ID is malformed, foreign or unknown.',
       resolve: (_root, { id }, _ctx, _info, resolveNode) => (NODE_TYPES.has(id.typename) ? resolveNode(id) : null),
     },
     nodesQueryOptions: {

@@ -3,7 +3,15 @@
 // confirmation on the phone.
 import { GraphQLError } from 'graphql';
 import { extIdForKey } from '../idempotency/ext-id.js';
-import { CHARGE_FILTER_STATUSES, type Charge, type ChargeListFilter, type ChargeStatus, type ConfirmationAttempt, type CreatedCharge, type Provider } from '../upstream/types.js';
+import {
+  CHARGE_FILTER_STATUSES,
+  type Charge,
+  type ChargeListFilter,
+  type ChargeStatus,
+  type ConfirmationAttempt,
+  type CreatedCharge,
+  type Provider,
+} from '../upstream/types.js';
 import type { GatewayContext } from './context.js';
 import { access, merchantOnly } from './access.js';
 import { builder } from './builder.js';
@@ -31,14 +39,18 @@ import { ChargeRef } from './refs.js';
 const ConfirmationAttemptRef = builder.objectRef<ConfirmationAttempt>('ConfirmationAttempt').implement({
   description: 'One attempt at confirming a charge (an OTP submission).',
   fields: (t) => ({
-    ipAddress: t.string({ nullable: true, resolve: merchantOnly((a) => a.ipAddress), description: 'Where the attempt came from, as the service saw it (null for a client token).' }),
+    ipAddress: t.string({
+      nullable: true,
+      resolve: merchantOnly((a) => a.ipAddress),
+      description: 'Where the attempt came from, as the service saw it (null for a client token).',
+    }),
     attemptDate: t.field({ type: 'DateTime', resolve: (a) => a.attemptDate, description: 'When it was made (UTC).' }),
     status: t.exposeString('status', { description: '"success" or "failed".' }),
   }),
 });
 
 builder.node(ChargeRef, {
-  description: 'A mobile-money payment collected from a customer\'s phone.',
+  description: "A mobile-money payment collected from a customer's phone.",
   id: { resolve: (c) => c.reference, description: 'Opaque global ID of this charge, for node(id) and nodes(ids).' },
   loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.charge, refs),
   fields: (t) => ({
@@ -49,16 +61,42 @@ builder.node(ChargeRef, {
     status: t.field({ type: ChargeStatusEnum, resolve: (c) => c.status, description: 'Payment state.' }),
     provider: t.field({ type: ProviderEnum, resolve: (c) => c.provider, description: 'Operator the customer pays with.' }),
     phone: t.exposeString('phone', { nullable: true, description: 'Customer phone number (may be masked by the service).' }),
-    extId: t.string({ nullable: true, resolve: merchantOnly((c) => c.extId), description: 'Your external id, as given at creation (null for a client token).' }),
-    operatorId: t.string({ nullable: true, resolve: merchantOnly((c) => c.operatorId), description: 'The operator\'s own transaction id (null for a client token).' }),
-    ipAddress: t.string({ nullable: true, resolve: merchantOnly((c) => c.ipAddress), description: 'IP address the charge was created from (null for a client token).' }),
+    extId: t.string({
+      nullable: true,
+      resolve: merchantOnly((c) => c.extId),
+      description: 'Your external id, as given at creation (null for a client token).',
+    }),
+    operatorId: t.string({
+      nullable: true,
+      resolve: merchantOnly((c) => c.operatorId),
+      description: "The operator's own transaction id (null for a client token).",
+    }),
+    ipAddress: t.string({
+      nullable: true,
+      resolve: merchantOnly((c) => c.ipAddress),
+      description: 'IP address the charge was created from (null for a client token).',
+    }),
     paymentMethod: t.exposeString('paymentMethod', { description: 'Always "mobile_money" today.' }),
-    transactionDate: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.transactionDate, description: 'When the operator recorded the transaction (UTC).' }),
+    transactionDate: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (c) => c.transactionDate,
+      description: 'When the operator recorded the transaction (UTC).',
+    }),
     createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.createdAt, description: 'When it was created (UTC).' }),
     updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt, description: 'When it last changed (UTC).' }),
-    cancelledAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.cancelledAt, description: 'When it was cancelled, if it was.' }),
+    cancelledAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (c) => c.cancelledAt,
+      description: 'When it was cancelled, if it was.',
+    }),
     cancellationReason: t.exposeString('cancellationReason', { nullable: true, description: 'Why it was cancelled, if it was.' }),
-    confirmationAttempts: t.field({ type: [ConfirmationAttemptRef], resolve: (c) => c.confirmationAttempts, description: 'OTP submissions, oldest first.' }),
+    confirmationAttempts: t.field({
+      type: [ConfirmationAttemptRef],
+      resolve: (c) => c.confirmationAttempts,
+      description: 'OTP submissions, oldest first.',
+    }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False for test-mode charges.' }),
   }),
 });
@@ -67,7 +105,10 @@ const ChargeFilterInput = builder.inputType('ChargeFilter', {
   description: 'Narrows the charge list. All conditions must hold.',
   fields: (t) => ({
     reference: t.string({ description: 'Exactly this charge reference.' }),
-    status: t.field({ type: ChargeStatusEnum, description: 'PENDING, SUCCESS or FAILED (the service filters on these three; PENDING includes charges awaiting confirmation).' }),
+    status: t.field({
+      type: ChargeStatusEnum,
+      description: 'PENDING, SUCCESS or FAILED (the service filters on these three; PENDING includes charges awaiting confirmation).',
+    }),
     provider: t.field({ type: ProviderEnum, description: 'This operator only.' }),
     phone: t.string({ description: 'This customer phone only.' }),
     dateFrom: t.field({ type: 'Date', description: 'Created on or after this day.' }),
@@ -96,7 +137,8 @@ function toUpstreamFilter(filter: ChargeFilterArgs | null | undefined): ChargeLi
   }
   if (f.dateFrom && f.dateTo && f.dateFrom > f.dateTo) throw bad('filter.dateFrom must not be after filter.dateTo.');
   if (f.amountMin != null && f.amountMin < 0) throw bad('filter.amountMin must not be negative.');
-  if (f.amountMin != null && f.amountMax != null && f.amountMin > f.amountMax) throw bad('filter.amountMin must not exceed filter.amountMax.');
+  if (f.amountMin != null && f.amountMax != null && f.amountMin > f.amountMax)
+    throw bad('filter.amountMin must not exceed filter.amountMax.');
   const out: ChargeListFilter = {};
   if (f.reference) out.reference = f.reference;
   if (f.status) out.status = f.status as ChargeListFilter['status'];
@@ -118,21 +160,27 @@ builder.queryFields((t) => ({
     args: { reference: t.arg.string({ required: true }) },
     resolve: (_root, { reference }, ctx) => ctx.loaders.charge.load(reference),
   }),
-  charges: t.connection({
-    ...access({ scope: 'payments:read' }),
-    type: ChargeRef,
-    description: 'Charges, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
-    args: { filter: t.arg({ type: ChargeFilterInput }) },
-    resolve: async (_root, args, ctx) => {
-      const filter = toUpstreamFilter(args.filter as ChargeFilterArgs | null | undefined);
-      const scope = listScope('charges', filter as Record<string, unknown>);
-      const request = parseConnectionArgs(args, scope);
-      const window = await fetchChargeWindow(ctx.upstream, filter, request, ctx.pageSize);
-      for (const charge of window.items) ctx.loaders.charge.prime(charge.reference, charge);
-      return buildConnection(scope, window.start, window.items, window.total);
+  charges: t.connection(
+    {
+      ...access({ scope: 'payments:read' }),
+      type: ChargeRef,
+      description:
+        'Charges, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
+      args: { filter: t.arg({ type: ChargeFilterInput }) },
+      resolve: async (_root, args, ctx) => {
+        const filter = toUpstreamFilter(args.filter as ChargeFilterArgs | null | undefined);
+        const scope = listScope('charges', filter as Record<string, unknown>);
+        const request = parseConnectionArgs(args, scope);
+        const window = await fetchChargeWindow(ctx.upstream, filter, request, ctx.pageSize);
+        for (const charge of window.items) ctx.loaders.charge.prime(charge.reference, charge);
+        return buildConnection(scope, window.start, window.items, window.total);
+      },
     },
-  },
-    { name: 'ChargeConnection', description: 'A page of charges.', edgesField: { description: 'The charges of this page, in list order, each with its cursor.' } },
+    {
+      name: 'ChargeConnection',
+      description: 'A page of charges.',
+      edgesField: { description: 'The charges of this page, in list order, each with its cursor.' },
+    },
     { name: 'ChargeEdge', description: 'One charge and its cursor.', nodeField: { description: 'The charge.' } },
   ),
 }));
@@ -143,8 +191,12 @@ const NextActionEnum = builder.enumType('ChargeNextAction', {
   description: 'What the customer must do next to complete a charge.',
   values: {
     ENTER_OTP: { description: 'The customer received an OTP by SMS: collect it and call submitChargeOtp.' },
-    DIAL_USSD_THEN_ENTER_OTP: { description: 'The customer dials the USSD code in displayText to get an OTP, then you call submitChargeOtp.' },
-    CONFIRM_ON_PHONE: { description: 'The customer confirms on the phone (USSD prompt); no OTP. Follow the outcome with chargeUpdated or by query.' },
+    DIAL_USSD_THEN_ENTER_OTP: {
+      description: 'The customer dials the USSD code in displayText to get an OTP, then you call submitChargeOtp.',
+    },
+    CONFIRM_ON_PHONE: {
+      description: 'The customer confirms on the phone (USSD prompt); no OTP. Follow the outcome with chargeUpdated or by query.',
+    },
     NONE: { description: 'Nothing: the charge already reached a final state.' },
   } as const,
 });
@@ -169,11 +221,14 @@ const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateC
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The charge reference (give it to submitChargeOtp).' }),
     status: t.field({ type: ChargeStatusEnum, resolve: (p) => p.status, description: 'SEND_OTP or PAY_OFFLINE.' }),
-    displayText: t.exposeString('displayText', { description: 'Instructions for the customer, from the operator (may contain a USSD code to dial).' }),
+    displayText: t.exposeString('displayText', {
+      description: 'Instructions for the customer, from the operator (may contain a USSD code to dial).',
+    }),
     nextAction: t.field({ type: NextActionEnum, resolve: (p) => p.nextAction, description: 'What the customer must do next.' }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
     clientToken: t.string({
-      description: 'A token for the customer\'s browser, bound to this one charge (see CLIENT_TOKEN_TTL): it may read the charge, submit its OTP and follow chargeUpdated. Send it as `Authorization: Bearer <clientToken>`.',
+      description:
+        "A token for the customer's browser, bound to this one charge (see CLIENT_TOKEN_TTL): it may read the charge, submit its OTP and follow chargeUpdated. Send it as `Authorization: Bearer <clientToken>`.",
       resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'charge', reference: p.reference })).token,
     }),
     charge: t.field({
@@ -189,9 +244,15 @@ const CreateChargeInput = builder.inputType('CreateChargeInput', {
   description: 'Who pays, how much, with which operator.',
   fields: (t) => ({
     amount: t.int({ required: true, description: 'Amount in XOF, a positive whole number.' }),
-    phone: t.string({ required: true, description: 'Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin).' }),
-    provider: t.field({ type: ProviderEnum, required: true, description: 'The customer\'s operator.' }),
-    confirmationMethod: t.field({ type: ConfirmationMethodEnum, description: 'OPB_BF only: USSD to confirm on the phone instead of an OTP.' }),
+    phone: t.string({
+      required: true,
+      description: 'Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin).',
+    }),
+    provider: t.field({ type: ProviderEnum, required: true, description: "The customer's operator." }),
+    confirmationMethod: t.field({
+      type: ConfirmationMethodEnum,
+      description: 'OPB_BF only: USSD to confirm on the phone instead of an OTP.',
+    }),
     extId: t.string({ description: 'Your own reference for this payment (at most 100 characters).' }),
     idempotencyKey: t.string({ required: true, description: IDEMPOTENCY_KEY_DESCRIPTION }),
   }),
@@ -243,7 +304,9 @@ paymentMutation('createCharge', {
       if (!request.extId) return null;
       const page = await ctx.upstream.listCharges({ phone: request.phone, provider: request.provider }, { page: 1, pageSize: 100 });
       const found = page.items.find((c) => c.extId === request.extId);
-      return found ? chargePayload({ reference: found.reference, status: found.status, displayText: '', liveMode: found.liveMode }, request.provider) : null;
+      return found
+        ? chargePayload({ reference: found.reference, status: found.status, displayText: '', liveMode: found.liveMode }, request.provider)
+        : null;
     },
   },
   execute: async (request, ctx) => chargePayload(await ctx.upstream.createCharge(request), request.provider),
@@ -269,18 +332,27 @@ async function withFetchedFields(charge: Charge, loader: GatewayContext['loaders
   if (charge.phone !== null && charge.createdAt !== null && charge.updatedAt !== null) return charge;
   const full = await loader.load(charge.reference).catch(() => null);
   if (!full) return charge;
-  return { ...charge, phone: charge.phone ?? full.phone, createdAt: charge.createdAt ?? full.createdAt, updatedAt: charge.updatedAt ?? full.updatedAt };
+  return {
+    ...charge,
+    phone: charge.phone ?? full.phone,
+    createdAt: charge.createdAt ?? full.createdAt,
+    updatedAt: charge.updatedAt ?? full.updatedAt,
+  };
 }
 
 const SubmitChargeOtpPayload = builder.objectRef<{ charge: Charge }>('SubmitChargeOtpPayload').implement({
   description: 'The confirmed charge.',
   fields: (t) => ({
-    charge: t.field({ type: ChargeRef, resolve: (p, _args, ctx) => withFetchedFields(p.charge, ctx.loaders.charge), description: 'The charge after confirmation.' }),
+    charge: t.field({
+      type: ChargeRef,
+      resolve: (p, _args, ctx) => withFetchedFields(p.charge, ctx.loaders.charge),
+      description: 'The charge after confirmation.',
+    }),
   }),
 });
 
 paymentMutation('submitChargeOtp', {
-  description: 'Confirms a SEND_OTP charge with the customer\'s OTP. A wrong OTP can be corrected: submit again with the right one.',
+  description: "Confirms a SEND_OTP charge with the customer's OTP. A wrong OTP can be corrected: submit again with the right one.",
   arg: { name: 'input', type: SubmitChargeOtpInput },
   payload: SubmitChargeOtpPayload,
   // InsufficientFundsError here is the customer's: the operator declined the payment for lack of funds.

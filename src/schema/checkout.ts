@@ -14,15 +14,25 @@ builder.node(CheckoutRef, {
   id: { resolve: (c) => c.reference, description: 'Opaque global ID of this checkout, for node(id) and nodes(ids).' },
   loadManyWithoutCache: (refs, ctx) => loadNodes(ctx.loaders.checkout, refs),
   fields: (t) => ({
-    reference: t.exposeString('reference', { description: 'The checkout\'s reference (UUID form). The `chk_…` form returned at initialization designates the same checkout.' }),
+    reference: t.exposeString('reference', {
+      description: "The checkout's reference (UUID form). The `chk_…` form returned at initialization designates the same checkout.",
+    }),
     amount: t.exposeInt('amount', { description: 'Amount to collect, in XOF.' }),
     email: t.exposeString('email', { nullable: true, description: 'Customer email, when given.' }),
     status: t.field({ type: CheckoutStatusEnum, resolve: (c) => c.status, description: 'Payment state.' }),
     successUrl: t.exposeString('successUrl', { description: 'Where the customer is sent after paying.' }),
     cancelUrl: t.exposeString('cancelUrl', { description: 'Where the customer is sent after cancelling.' }),
     phone: t.exposeString('phone', { nullable: true, description: 'Paying phone number; null until a payment is attempted.' }),
-    provider: t.field({ type: ProviderEnum, nullable: true, resolve: (c) => c.provider, description: 'Operator used; null until a payment is attempted.' }),
-    chargeReference: t.exposeString('chargeReference', { nullable: true, description: 'Reference of the charge made on this checkout, once there is one.' }),
+    provider: t.field({
+      type: ProviderEnum,
+      nullable: true,
+      resolve: (c) => c.provider,
+      description: 'Operator used; null until a payment is attempted.',
+    }),
+    chargeReference: t.exposeString('chargeReference', {
+      nullable: true,
+      description: 'Reference of the charge made on this checkout, once there is one.',
+    }),
     charge: t.field({
       type: ChargeRef,
       nullable: true,
@@ -44,13 +54,18 @@ builder.queryFields((t) => ({
     args: { reference: t.arg.string({ required: true, description: 'UUID or `chk_…` reference.' }) },
     resolve: (_root, { reference }, ctx) => ctx.loaders.checkout.load(reference),
   }),
-  checkouts: t.connection({
-    ...access({ scope: 'payments:read' }),
-    type: CheckoutRef,
-    description: 'All checkouts, newest first.',
-    resolve: (_root, args, ctx) => connectionFromList(args, listScope('checkouts'), () => ctx.upstream.listCheckouts()),
-  },
-    { name: 'CheckoutConnection', description: 'A page of checkouts.', edgesField: { description: 'The checkouts of this page, in list order, each with its cursor.' } },
+  checkouts: t.connection(
+    {
+      ...access({ scope: 'payments:read' }),
+      type: CheckoutRef,
+      description: 'All checkouts, newest first.',
+      resolve: (_root, args, ctx) => connectionFromList(args, listScope('checkouts'), () => ctx.upstream.listCheckouts()),
+    },
+    {
+      name: 'CheckoutConnection',
+      description: 'A page of checkouts.',
+      edgesField: { description: 'The checkouts of this page, in list order, each with its cursor.' },
+    },
     { name: 'CheckoutEdge', description: 'One checkout and its cursor.', nodeField: { description: 'The checkout.' } },
   ),
 }));
@@ -79,7 +94,8 @@ const InitializeCheckoutPayload = builder.objectRef<InitializedCheckoutPayload>(
     authorizationUrl: t.exposeString('authorizationUrl', { description: 'The payment page to send the customer to.' }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
     clientToken: t.string({
-      description: 'A token for the customer\'s browser, bound to this one checkout (see CLIENT_TOKEN_TTL): it may read the checkout, its charge, and follow checkoutUpdated. Send it as `Authorization: Bearer <clientToken>`.',
+      description:
+        "A token for the customer's browser, bound to this one checkout (see CLIENT_TOKEN_TTL): it may read the checkout, its charge, and follow checkoutUpdated. Send it as `Authorization: Bearer <clientToken>`.",
       resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'checkout', reference: p.reference })).token,
     }),
     checkout: t.field({

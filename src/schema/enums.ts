@@ -15,9 +15,10 @@ import { builder } from './builder.js';
 function tokenEnum<T extends string>(name: string, description: string, tokens: readonly T[], describe: Partial<Record<T, string>> = {}) {
   return builder.enumType(name, {
     description,
-    values: Object.fromEntries(
-      tokens.map((token) => [token.toUpperCase(), { value: token, description: describe[token] }]),
-    ) as Record<Uppercase<T>, { value: T; description?: string }>,
+    values: Object.fromEntries(tokens.map((token) => [token.toUpperCase(), { value: token, description: describe[token] }])) as Record<
+      Uppercase<T>,
+      { value: T; description?: string }
+    >,
   });
 }
 
@@ -47,8 +48,13 @@ export const SettlementStatusEnum = tokenEnum('SettlementStatus', 'Where a settl
   success: 'Arrived.',
   cancelled: 'Cancelled before it left.',
 });
-export const ConfirmationMethodEnum = tokenEnum('ConfirmationMethod', 'How the customer confirms a charge (only OPB_BF offers a choice).', CONFIRMATION_METHODS, {
-  otp: 'The customer receives an OTP, which you submit.',
-  ussd: 'The customer dials a USSD code and confirms on the phone; no OTP.',
-});
+export const ConfirmationMethodEnum = tokenEnum(
+  'ConfirmationMethod',
+  'How the customer confirms a charge (only OPB_BF offers a choice).',
+  CONFIRMATION_METHODS,
+  {
+    otp: 'The customer receives an OTP, which you submit.',
+    ussd: 'The customer dials a USSD code and confirms on the phone; no OTP.',
+  },
+);
 export const AccountTypeEnum = tokenEnum('PayoutAccountType', 'Kind of payout account a settlement goes to.', ACCOUNT_TYPES);

@@ -63,12 +63,23 @@ builder.objectType(OtpStillValidError, paymentErrorType(OtpStillValidError, 'An 
 builder.objectType(InsufficientFundsError, {
   ...paymentErrorType(InsufficientFundsError, 'The wallet cannot cover the amount and its fees.'),
   fields: (t) => ({
-    wallet: t.field({ type: WalletEnum, nullable: true, description: 'The wallet that lacks funds, when the service named it.', resolve: (e) => e.wallet }),
+    wallet: t.field({
+      type: WalletEnum,
+      nullable: true,
+      description: 'The wallet that lacks funds, when the service named it.',
+      resolve: (e) => e.wallet,
+    }),
   }),
 });
-builder.objectType(InvalidAccountError, paymentErrorType(InvalidAccountError, 'The phone number is invalid or has no account at the operator.'));
+builder.objectType(
+  InvalidAccountError,
+  paymentErrorType(InvalidAccountError, 'The phone number is invalid or has no account at the operator.'),
+);
 builder.objectType(UnsupportedProviderError, paymentErrorType(UnsupportedProviderError, 'The operator is not supported.'));
-builder.objectType(UnauthorizedChargeProviderError, paymentErrorType(UnauthorizedChargeProviderError, 'The merchant may not collect from this operator.'));
+builder.objectType(
+  UnauthorizedChargeProviderError,
+  paymentErrorType(UnauthorizedChargeProviderError, 'The merchant may not collect from this operator.'),
+);
 builder.objectType(BatchSizeLimitExceededError, {
   ...paymentErrorType(BatchSizeLimitExceededError, 'Too many items in one bulk transfer.'),
   fields: (t) => ({
@@ -78,7 +89,10 @@ builder.objectType(BatchSizeLimitExceededError, {
 builder.objectType(RateLimitedError, {
   ...paymentErrorType(RateLimitedError, 'Too many calls in a short time.'),
   fields: (t) => ({
-    retryAfterMs: t.exposeInt('retryAfterMs', { nullable: true, description: 'How long to wait before trying again, in milliseconds, when known.' }),
+    retryAfterMs: t.exposeInt('retryAfterMs', {
+      nullable: true,
+      description: 'How long to wait before trying again, in milliseconds, when known.',
+    }),
   }),
 });
 builder.objectType(NotFoundError, {
@@ -90,12 +104,26 @@ builder.objectType(NotFoundError, {
 builder.objectType(SettlementNotCancellableError, {
   ...paymentErrorType(SettlementNotCancellableError, 'The settlement has left the processing state and can no longer be cancelled.'),
   fields: (t) => ({
-    status: t.field({ type: SettlementStatusEnum, nullable: true, description: 'The settlement\'s current status, when known.', resolve: (e) => e.status }),
+    status: t.field({
+      type: SettlementStatusEnum,
+      nullable: true,
+      description: "The settlement's current status, when known.",
+      resolve: (e) => e.status,
+    }),
   }),
 });
 builder.objectType(PaymentAccountMissingError, paymentErrorType(PaymentAccountMissingError, 'No payout account exists for settlements.'));
-builder.objectType(ServiceUnavailableError, paymentErrorType(ServiceUnavailableError, 'The gateway could not reach what keeps a payment from being made twice; nothing was sent. Retry with the same key.'));
-builder.objectType(IdempotencyConflictError, paymentErrorType(IdempotencyConflictError, 'The idempotency key cannot be used for this request.'));
+builder.objectType(
+  ServiceUnavailableError,
+  paymentErrorType(
+    ServiceUnavailableError,
+    'The gateway could not reach what keeps a payment from being made twice; nothing was sent. Retry with the same key.',
+  ),
+);
+builder.objectType(
+  IdempotencyConflictError,
+  paymentErrorType(IdempotencyConflictError, 'The idempotency key cannot be used for this request.'),
+);
 builder.objectType(UpstreamError, {
   ...paymentErrorType(UpstreamError, 'The payment service or the operator failed (network, internal, unknown or external error).'),
   fields: (t) => ({

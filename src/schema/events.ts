@@ -19,12 +19,35 @@ const PaymentEventRef = builder.objectRef<PaymentEventRecord>('PaymentEvent').im
     id: t.exposeID('id', { description: 'Delivery id: the same delivery received twice has the same id (and is published once).' }),
     kind: t.exposeString('kind', { description: 'The event kind as sent, e.g. "charge.success", "checkout.pending".' }),
     receivedAt: t.field({ type: 'DateTime', resolve: (e) => e.receivedAt, description: 'When the gateway received it (UTC).' }),
-    reference: t.exposeString('reference', { nullable: true, description: 'Reference of the resource it is about, when the payload names one.' }),
+    reference: t.exposeString('reference', {
+      nullable: true,
+      description: 'Reference of the resource it is about, when the payload names one.',
+    }),
     payload: t.field({ type: 'JSON', resolve: (e) => e.payload, description: 'The webhook body exactly as received (parsed JSON).' }),
-    checkout: t.field({ type: CheckoutRef, nullable: true, resolve: concerning<Checkout>('checkout'), description: 'The checkout it is about, fetched fresh from the service.' }),
-    charge: t.field({ type: ChargeRef, nullable: true, resolve: concerning<Charge>('charge'), description: 'The charge it is about, fetched fresh from the service.' }),
-    transfer: t.field({ type: TransferRef, nullable: true, resolve: concerning<Transfer>('transfer'), description: 'The transfer it is about, fetched fresh from the service.' }),
-    settlement: t.field({ type: SettlementRef, nullable: true, resolve: concerning<Settlement>('settlement'), description: 'The settlement it is about, fetched fresh from the service.' }),
+    checkout: t.field({
+      type: CheckoutRef,
+      nullable: true,
+      resolve: concerning<Checkout>('checkout'),
+      description: 'The checkout it is about, fetched fresh from the service.',
+    }),
+    charge: t.field({
+      type: ChargeRef,
+      nullable: true,
+      resolve: concerning<Charge>('charge'),
+      description: 'The charge it is about, fetched fresh from the service.',
+    }),
+    transfer: t.field({
+      type: TransferRef,
+      nullable: true,
+      resolve: concerning<Transfer>('transfer'),
+      description: 'The transfer it is about, fetched fresh from the service.',
+    }),
+    settlement: t.field({
+      type: SettlementRef,
+      nullable: true,
+      resolve: concerning<Settlement>('settlement'),
+      description: 'The settlement it is about, fetched fresh from the service.',
+    }),
   }),
 });
 
@@ -48,7 +71,8 @@ builder.subscriptionFields((t) => ({
   chargeUpdated: t.field({
     ...access<{ reference: string }>({ scope: 'events:read', client: ({ reference }) => ({ kind: 'charge', reference }) }),
     type: ChargeRef,
-    description: 'The charge each time its status moves forward (SEND_OTP → SUCCESS, PAY_OFFLINE → FAILED...); completes after a final status.',
+    description:
+      'The charge each time its status moves forward (SEND_OTP → SUCCESS, PAY_OFFLINE → FAILED...); completes after a final status.',
     args: { reference: t.arg.string({ required: true }) },
     subscribe: (_root, { reference }, ctx) => ctx.live.watch('charge', reference),
     resolve: (resource) => resource as unknown as Charge,

@@ -24,7 +24,6 @@ export function createLoaders(upstream: UpstreamClient): ResourceLoaders {
   };
 }
 
-
 function byReference<T>(fetchOne: (reference: string) => Promise<T>): DataLoader<string, T | null> {
   return new DataLoader<string, T | null>(
     (references) =>

@@ -45,7 +45,9 @@ export type IdempotencyRule<Arg, Request, Payload> =
 export interface PaymentMutation<Arg, Request, Payload> {
   description: string;
   /** The single argument: `input` (an input object) for most, `reference` for cancelSettlement. */
-  arg: { name: 'input'; type: InputObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, Arg> } | { name: 'reference'; type: 'String'; description: string };
+  arg:
+    | { name: 'input'; type: InputObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, Arg> }
+    | { name: 'reference'; type: 'String'; description: string };
   payload: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, Payload>;
   errors: readonly ErrorClass[];
   result: { name: string; description: string };
@@ -61,7 +63,6 @@ export interface PaymentMutation<Arg, Request, Payload> {
   request: (arg: Arg, key: string | null) => Request;
   execute: (request: Request, ctx: GatewayContext) => Promise<Payload>;
 }
-
 
 export function paymentMutation<Arg, Request, Payload>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
   if (spec.movesMoney) MONEY_MOVING_MUTATIONS.add(name);

@@ -28,5 +28,7 @@ export function decodeGlobalId(globalId: string): { typename: string; id: string
 export async function loadNodes<T>(loader: DataLoader<string, T | null>, refs: string[]): Promise<Array<T | null>> {
   const settled = await Promise.allSettled(refs.map((ref) => loader.load(ref)));
   // An Error entry is what graphql raises for that one node (typed as T for Pothos, which passes it through).
-  return settled.map((s) => (s.status === 'fulfilled' ? s.value : ((s.reason instanceof Error ? s.reason : new Error(String(s.reason))) as T)));
+  return settled.map((s) =>
+    s.status === 'fulfilled' ? s.value : ((s.reason instanceof Error ? s.reason : new Error(String(s.reason))) as T),
+  );
 }

@@ -68,7 +68,10 @@ export interface WindowRequest {
 
 export function parseConnectionArgs(args: ConnectionArgs, scope: string): WindowRequest {
   const { first, last } = args;
-  for (const [name, value] of [['first', first], ['last', last]] as const) {
+  for (const [name, value] of [
+    ['first', first],
+    ['last', last],
+  ] as const) {
     if (value !== null && value !== undefined && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
       throw new GraphQLError(`\`${name}\` must be between 1 and ${MAX_PAGE_SIZE}.`, { extensions: { code: 'BAD_USER_INPUT' } });
     }

@@ -5,5 +5,8 @@ import { builder } from './builder.js';
 const UNDECLARED = { authScopes: { undeclared: true } } as const;
 
 builder.queryType({ ...UNDECLARED, description: 'Read the payment account: payments, payouts, balances and settlements.' });
-builder.mutationType({ ...UNDECLARED, description: 'Take and send money. Every mutation returns its result or a typed error (see PaymentError).' });
-builder.subscriptionType({ ...UNDECLARED, description: 'Live payment events, from the payment service\'s webhooks.' });
+builder.mutationType({
+  ...UNDECLARED,
+  description: 'Take and send money. Every mutation returns its result or a typed error (see PaymentError).',
+});
+builder.subscriptionType({ ...UNDECLARED, description: "Live payment events, from the payment service's webhooks." });

@@ -63,13 +63,18 @@ builder.queryFields((t) => ({
     args: { reference: t.arg.string({ required: true }) },
     resolve: (_root, { reference }, ctx) => ctx.loaders.settlement.load(reference),
   }),
-  settlements: t.connection({
-    ...access({ scope: 'payments:read' }),
-    type: SettlementRef,
-    description: 'All settlements, newest first.',
-    resolve: (_root, args, ctx) => connectionFromList(args, listScope('settlements'), () => ctx.upstream.listSettlements()),
-  },
-    { name: 'SettlementConnection', description: 'A page of settlements.', edgesField: { description: 'The settlements of this page, in list order, each with its cursor.' } },
+  settlements: t.connection(
+    {
+      ...access({ scope: 'payments:read' }),
+      type: SettlementRef,
+      description: 'All settlements, newest first.',
+      resolve: (_root, args, ctx) => connectionFromList(args, listScope('settlements'), () => ctx.upstream.listSettlements()),
+    },
+    {
+      name: 'SettlementConnection',
+      description: 'A page of settlements.',
+      edgesField: { description: 'The settlements of this page, in list order, each with its cursor.' },
+    },
     { name: 'SettlementEdge', description: 'One settlement and its cursor.', nodeField: { description: 'The settlement.' } },
   ),
 }));

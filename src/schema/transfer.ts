@@ -39,7 +39,12 @@ builder.node(TransferRef, {
     feePercent: t.exposeFloat('feePercent', { description: 'Fee rate in percent, charged on top of the amount.' }),
     currency: t.exposeString('currency', { description: 'Always XOF.' }),
     recipientPhone: t.exposeString('recipientPhone', { description: 'Recipient phone number.' }),
-    recipientWallet: t.field({ type: WalletEnum, nullable: true, resolve: (tr) => tr.recipientWallet, description: 'The wallet it was paid from.' }),
+    recipientWallet: t.field({
+      type: WalletEnum,
+      nullable: true,
+      resolve: (tr) => tr.recipientWallet,
+      description: 'The wallet it was paid from.',
+    }),
     status: t.field({ type: TransferStatusEnum, resolve: (tr) => tr.status, description: 'Delivery state.' }),
     extId: t.exposeString('extId', { nullable: true, description: 'Your external id.' }),
     ipAddress: t.exposeString('ipAddress', { nullable: true, description: 'IP address it was requested from.' }),
@@ -57,22 +62,32 @@ builder.queryFields((t) => ({
     args: { reference: t.arg.string({ required: true }) },
     resolve: (_root, { reference }, ctx) => ctx.loaders.transfer.load(reference),
   }),
-  transfers: t.connection({
-    ...access({ scope: 'payments:read' }),
-    type: TransferRef,
-    description: 'All transfers, newest first.',
-    resolve: (_root, args, ctx) => connectionFromList(args, listScope('transfers'), () => ctx.upstream.listTransfers()),
-  },
-    { name: 'TransferConnection', description: 'A page of transfers.', edgesField: { description: 'The transfers of this page, in list order, each with its cursor.' } },
+  transfers: t.connection(
+    {
+      ...access({ scope: 'payments:read' }),
+      type: TransferRef,
+      description: 'All transfers, newest first.',
+      resolve: (_root, args, ctx) => connectionFromList(args, listScope('transfers'), () => ctx.upstream.listTransfers()),
+    },
+    {
+      name: 'TransferConnection',
+      description: 'A page of transfers.',
+      edgesField: { description: 'The transfers of this page, in list order, each with its cursor.' },
+    },
     { name: 'TransferEdge', description: 'One transfer and its cursor.', nodeField: { description: 'The transfer.' } },
   ),
 }));
 
 const payoutFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, 'InputObject'>) => ({
-  amount: t.int({ required: true, description: `Amount in XOF the recipient receives, at least ${MIN_TRANSFER_AMOUNT}. Fees are debited on top.` }),
+  amount: t.int({
+    required: true,
+    description: `Amount in XOF the recipient receives, at least ${MIN_TRANSFER_AMOUNT}. Fees are debited on top.`,
+  }),
   recipientPhone: t.string({ required: true, description: 'Recipient phone number.' }),
-  recipientWallet: t.field({ type: WalletEnum, description: 'Wallet to pay from; by default the one matching the recipient\'s operator.' }),
-  extId: t.string({ description: 'Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen).' }),
+  recipientWallet: t.field({ type: WalletEnum, description: "Wallet to pay from; by default the one matching the recipient's operator." }),
+  extId: t.string({
+    description: 'Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen).',
+  }),
 });
 
 const CreateTransferInputRef = builder.inputType('CreateTransferInput', {
@@ -84,7 +99,7 @@ const CreateTransferInputRef = builder.inputType('CreateTransferInput', {
 });
 
 const BulkTransferItemInput = builder.inputType('BulkTransferItemInput', {
-  description: 'One payout of a bulk transfer. The bulk\'s idempotency key covers every item.',
+  description: "One payout of a bulk transfer. The bulk's idempotency key covers every item.",
   fields: (t) => payoutFields(t),
 });
 
@@ -97,7 +112,12 @@ function checkTransferItem(checks: Checks, path: Array<string | number>, item: T
 }
 
 function toUpstreamItem(item: TransferItemInput): CreateTransferInput {
-  return { amount: item.amount, recipientPhone: item.recipientPhone, recipientWallet: item.recipientWallet ?? null, extId: item.extId ?? null };
+  return {
+    amount: item.amount,
+    recipientPhone: item.recipientPhone,
+    recipientWallet: item.recipientWallet ?? null,
+    extId: item.extId ?? null,
+  };
 }
 
 const CreateTransferPayload = builder.objectRef<{ transfer: Transfer }>('CreateTransferPayload').implement({
@@ -133,7 +153,10 @@ paymentMutation('createTransfer', {
     } catch (err) {
       // The service has this ext_id already. If it is this very payout, this request made it before (its
       // answer was lost): that is the result, not an error. Another payout under the same ext_id is the caller's mistake.
-      const existing = request.extId && err instanceof UpstreamCallError && isDuplicateExtId(err.fieldErrors) ? await transferByExtId(ctx, request.extId) : null;
+      const existing =
+        request.extId && err instanceof UpstreamCallError && isDuplicateExtId(err.fieldErrors)
+          ? await transferByExtId(ctx, request.extId)
+          : null;
       if (!existing || !isSamePayout(existing, request)) throw err;
       transfer = existing;
     }
@@ -169,7 +192,12 @@ const TransferItemRef = builder.objectRef<TransferItemInput>('TransferItem').imp
   fields: (t) => ({
     amount: t.exposeInt('amount', { description: 'Amount in XOF.' }),
     recipientPhone: t.exposeString('recipientPhone', { description: 'Recipient phone.' }),
-    recipientWallet: t.field({ type: WalletEnum, nullable: true, resolve: (i) => i.recipientWallet ?? null, description: 'Wallet named, if any.' }),
+    recipientWallet: t.field({
+      type: WalletEnum,
+      nullable: true,
+      resolve: (i) => i.recipientWallet ?? null,
+      description: 'Wallet named, if any.',
+    }),
     extId: t.string({ nullable: true, resolve: (i) => i.extId ?? null, description: 'Your external id, if any.' }),
   }),
 });
@@ -180,7 +208,11 @@ const ITEM_ERRORS = [InsufficientFundsError, InvalidAccountError, ValidationErro
 const BulkTransferFailureRef = builder.objectRef<BulkFailure>('BulkTransferFailure').implement({
   description: 'One payout of a bulk transfer that was not queued.',
   fields: (t) => ({
-    index: t.int({ nullable: true, resolve: (f) => f.index, description: 'Position of the item in `input.transfers` (0-based), when it could be matched.' }),
+    index: t.int({
+      nullable: true,
+      resolve: (f) => f.index,
+      description: 'Position of the item in `input.transfers` (0-based), when it could be matched.',
+    }),
     item: t.field({ type: TransferItemRef, resolve: (f) => f.item, description: 'The item as submitted.' }),
     error: t.field({
       type: PaymentErrorInterface,
@@ -192,25 +224,38 @@ const BulkTransferFailureRef = builder.objectRef<BulkFailure>('BulkTransferFailu
   }),
 });
 
-const CreateBulkTransferPayload = builder.objectRef<{ queuedCount: number; failures: BulkFailure[]; message: string }>('CreateBulkTransferPayload').implement({
-  description: 'What a bulk transfer queued and what it rejected. Queued items are processed in the background: follow them in `transfers`.',
-  fields: (t) => ({
-    queuedCount: t.exposeInt('queuedCount', { description: 'How many payouts were queued.' }),
-    failures: t.field({ type: [BulkTransferFailureRef], resolve: (p) => p.failures, description: 'Items that were not queued, each with a typed error. Empty when all were queued.' }),
-  }),
-});
+const CreateBulkTransferPayload = builder
+  .objectRef<{ queuedCount: number; failures: BulkFailure[]; message: string }>('CreateBulkTransferPayload')
+  .implement({
+    description:
+      'What a bulk transfer queued and what it rejected. Queued items are processed in the background: follow them in `transfers`.',
+    fields: (t) => ({
+      queuedCount: t.exposeInt('queuedCount', { description: 'How many payouts were queued.' }),
+      failures: t.field({
+        type: [BulkTransferFailureRef],
+        resolve: (p) => p.failures,
+        description: 'Items that were not queued, each with a typed error. Empty when all were queued.',
+      }),
+    }),
+  });
 
 /** A rejected bulk item's reasons, as a typed error the frontend can show next to that row. */
 function itemError(failure: BulkTransferFailure, index: number | null): PaymentError {
   const reasons = failure.nonFieldErrors.join(' ');
-  if (/insufficient/i.test(reasons)) return new InsufficientFundsError(walletNamedIn(reasons) ?? failure.item.recipientWallet ?? walletForPhone(failure.item.recipientPhone));
+  if (/insufficient/i.test(reasons))
+    return new InsufficientFundsError(
+      walletNamedIn(reasons) ?? failure.item.recipientWallet ?? walletForPhone(failure.item.recipientPhone),
+    );
   if (/invalid account|no account|not registered/i.test(reasons)) return new InvalidAccountError();
   const base = index === null ? ['input', 'transfers'] : ['input', 'transfers', String(index)];
   const problems: FieldProblem[] = [
     ...failure.fieldErrors.map((e) => ({ path: [...base, ...e.path.map(camelCase)], message: e.message })),
     ...failure.nonFieldErrors.map((message) => ({ path: base, message })),
   ];
-  return new ValidationError(problems.length > 0 ? problems : [{ path: base, message: 'The payment service rejected this item.' }], 'INVALID_DATA');
+  return new ValidationError(
+    problems.length > 0 ? problems : [{ path: base, message: 'The payment service rejected this item.' }],
+    'INVALID_DATA',
+  );
 }
 
 function camelCase(s: string): string {
@@ -251,7 +296,10 @@ paymentMutation('createBulkTransfer', {
     // An item refused because its ext_id exists, and found at the service as that very payout, was queued by an
     // earlier attempt of this request (its answer lost): it counts as queued, not as a failure.
     const duplicates = result.failures.filter((f) => f.item.extId && isDuplicateExtId(f.fieldErrors));
-    const existing = duplicates.length > 0 ? new Map((await ctx.upstream.listTransfers()).map((tr) => [tr.extId, tr])) : new Map<string | null, Transfer>();
+    const existing =
+      duplicates.length > 0
+        ? new Map((await ctx.upstream.listTransfers()).map((tr) => [tr.extId, tr]))
+        : new Map<string | null, Transfer>();
     const alreadyQueued = (f: BulkTransferFailure) => {
       const found = f.item.extId ? existing.get(f.item.extId) : undefined;
       return duplicates.includes(f) && found !== undefined && isSamePayout(found, f.item);

@@ -22,7 +22,10 @@ export class Checks {
 
   amount(path: string[], value: number, minimum = 1): void {
     if (!Number.isSafeInteger(value) || value < minimum) {
-      this.fail(path, minimum > 1 ? `Amount must be a whole number of XOF, at least ${minimum}.` : 'Amount must be a positive whole number of XOF.');
+      this.fail(
+        path,
+        minimum > 1 ? `Amount must be a whole number of XOF, at least ${minimum}.` : 'Amount must be a positive whole number of XOF.',
+      );
     }
   }
 

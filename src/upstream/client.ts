@@ -149,8 +149,7 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
 
     async createBulkTransfer(items) {
       const body = { transfers: items.map((item, i) => transferBody(item, `transfers.${i}.`)) };
-      const failed = (env: Envelope) =>
-        env.failedTransfers ?? (isPlainObject(env.data) ? env.data.failed_transfers : undefined);
+      const failed = (env: Envelope) => env.failedTransfers ?? (isPlainObject(env.data) ? env.data.failed_transfers : undefined);
       return call(
         'createBulkTransfer',
         post(`${P}/transfers/bulk/`, body),
@@ -176,9 +175,7 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
     },
 
     async fetchSettlement(reference) {
-      return call('fetchSettlement', get(`${P}/settlements/${segment(reference)}`), (env) =>
-        normalizeSettlement(env.data),
-      );
+      return call('fetchSettlement', get(`${P}/settlements/${segment(reference)}`), (env) => normalizeSettlement(env.data));
     },
 
     async listSettlements() {

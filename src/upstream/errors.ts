@@ -56,7 +56,10 @@ export function isRetryableCode(code: ErrorCode): boolean {
 
 /** The service answered that no resource has this reference. */
 export function isNotFound(err: unknown): boolean {
-  return err instanceof UpstreamCallError && (err.code === 'NOT_FOUND' || err.code === 'CHARGE_NOT_FOUND' || err.code === 'TRANSACTION_NOT_FOUND');
+  return (
+    err instanceof UpstreamCallError &&
+    (err.code === 'NOT_FOUND' || err.code === 'CHARGE_NOT_FOUND' || err.code === 'TRANSACTION_NOT_FOUND')
+  );
 }
 
 /**

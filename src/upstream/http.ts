@@ -155,9 +155,7 @@ export function createTransport(options: TransportOptions): Transport {
         try {
           res = await attempt(call, controller.signal);
         } catch (err) {
-          const c = timedOut
-            ? { fault: 'timeout' as const, sent: true, retryable: false, detail: '' }
-            : classify(err);
+          const c = timedOut ? { fault: 'timeout' as const, sent: true, retryable: false, detail: '' } : classify(err);
           if (mayRetry && c.retryable && (await backoff(n, deadline, controller.signal))) continue;
           throw fault(c.fault, { idempotent: call.idempotent, sent: c.sent, detail: c.detail });
         }
@@ -215,14 +213,7 @@ function errorCodes(err: unknown, depth = 0): string[] {
 
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 const CLOSED = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
-const RESET = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-  'UND_ERR_ABORTED',
-]);
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_ABORTED']);
 
 function classify(err: unknown): Classified {
   const codes = errorCodes(err);
@@ -235,8 +226,10 @@ function classify(err: unknown): Classified {
     return { fault: 'timeout', sent: true, retryable: false, detail: '' };
   }
   if ((code = has(RESET))) return { fault: 'reset', sent: true, retryable: true, detail: code };
-  if (codes.includes('UND_ERR_RES_EXCEEDED_MAX_SIZE')) return { fault: 'bad_body', sent: true, retryable: false, detail: 'response too large' };
-  if ((code = codes.find((c) => c.startsWith('HPE_')))) return { fault: 'bad_body', sent: true, retryable: false, detail: 'malformed HTTP response' };
+  if (codes.includes('UND_ERR_RES_EXCEEDED_MAX_SIZE'))
+    return { fault: 'bad_body', sent: true, retryable: false, detail: 'response too large' };
+  if ((code = codes.find((c) => c.startsWith('HPE_'))))
+    return { fault: 'bad_body', sent: true, retryable: false, detail: 'malformed HTTP response' };
   // Unknown: assume the worst (it may have been sent) and do not repeat it.
   return { fault: 'reset', sent: true, retryable: false, detail: codes[0] ?? 'unexpected transport error' };
 }

@@ -105,8 +105,7 @@ export function parseFeePercent(value: unknown, path = 'fees'): number {
   return parseDecimal(value, path);
 }
 
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
  * An ISO 8601 timestamp with `Z`, `+00:00` or any other offset (or none: UTC is assumed),
@@ -168,12 +167,7 @@ function parseBool(value: unknown, path: string): boolean {
   return value;
 }
 
-function parseEnum<T extends string>(
-  value: unknown,
-  allowed: readonly T[],
-  path: string,
-  aliases: Record<string, T> = {},
-): T {
+function parseEnum<T extends string>(value: unknown, allowed: readonly T[], path: string, aliases: Record<string, T> = {}): T {
   if (typeof value === 'string') {
     const v = value.trim().toLowerCase();
     if ((allowed as readonly string[]).includes(v)) return v as T;
@@ -279,7 +273,8 @@ export function normalizeCreatedCharge(data: unknown, path = 'data'): CreatedCha
   return {
     reference: requiredString(o.reference, `${path}.reference`),
     status: parseEnum(o.status, CHARGE_STATUSES, `${path}.status`, { cancelled: 'canceled' }),
-    displayText: o.display_text === null || o.display_text === undefined ? '' : requiredString(o.display_text, `${path}.display_text`, true),
+    displayText:
+      o.display_text === null || o.display_text === undefined ? '' : requiredString(o.display_text, `${path}.display_text`, true),
     liveMode: parseBool(o.live_mode, `${path}.live_mode`),
   };
 }
@@ -563,7 +558,6 @@ export function normalizeBulkResult(
     };
   });
   const stated = parseQueuedCount(message);
-  const queuedCount =
-    stated !== null && stated <= submitted.length ? stated : Math.max(0, submitted.length - failures.length);
+  const queuedCount = stated !== null && stated <= submitted.length ? stated : Math.max(0, submitted.length - failures.length);
   return { message, queuedCount, failures };
 }

@@ -25,8 +25,7 @@ export interface PhoneRule {
 }
 
 const eightDigits = (prefixes: string[]) => (phone: string) => /^\d{8}$/.test(phone) && prefixes.includes(phone.slice(0, 2));
-const benin = (prefixes: string[]) => (phone: string) =>
-  /^01\d{8}$/.test(phone) && prefixes.includes(phone.slice(2, 4));
+const benin = (prefixes: string[]) => (phone: string) => /^01\d{8}$/.test(phone) && prefixes.includes(phone.slice(2, 4));
 
 export const PHONE_RULES: Record<Provider, PhoneRule> = {
   opa_bf: { description: `8 digits starting with ${OPA_BF_PREFIXES.join(', ')}`, test: eightDigits(OPA_BF_PREFIXES) },

@@ -124,10 +124,7 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-type ReadResult =
-  | { kind: 'ok'; body: Buffer }
-  | { kind: 'too_large'; bytes: number }
-  | { kind: 'aborted'; bytes: number };
+type ReadResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large'; bytes: number } | { kind: 'aborted'; bytes: number };
 
 /** Reads at most maxBytes; one byte more and it stops listening, keeping nothing. */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<ReadResult> {

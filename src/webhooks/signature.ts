@@ -23,9 +23,7 @@ const BASE64_DIGEST = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/;
 
 export function signBody(body: Buffer | string, secret: string, scheme: ConcreteSignatureScheme): string {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return scheme === 'hmac-sha256-hex'
-    ? hmacDigest(bytes, secret).toString('hex')
-    : sha256Digest(bytes, secret).toString('base64');
+  return scheme === 'hmac-sha256-hex' ? hmacDigest(bytes, secret).toString('hex') : sha256Digest(bytes, secret).toString('base64');
 }
 
 /**
@@ -33,12 +31,7 @@ export function signBody(body: Buffer | string, secret: string, scheme: Concrete
  * malformed header: the header is attacker-controlled, so every defect is
  * simply "not valid".
  */
-export function verifySignature(
-  rawBody: Buffer,
-  header: string | undefined,
-  secret: string,
-  scheme: SignatureScheme,
-): boolean {
+export function verifySignature(rawBody: Buffer, header: string | undefined, secret: string, scheme: SignatureScheme): boolean {
   if (typeof header !== 'string' || secret.length === 0) return false;
   const candidate = header.trim();
 

@@ -84,7 +84,12 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     staffToken,
     mintToken,
     gql: (doc, variables, headers = {}) =>
-      postGraphQL(gateway.graphqlUrl, doc, variables, hasAuthorization(headers) ? headers : { authorization: `Bearer ${staffToken}`, ...headers }),
+      postGraphQL(
+        gateway.graphqlUrl,
+        doc,
+        variables,
+        hasAuthorization(headers) ? headers : { authorization: `Bearer ${staffToken}`, ...headers },
+      ),
     close: async () => {
       await gateway.close();
       if (!options.sharedSandbox) await sandbox.close();

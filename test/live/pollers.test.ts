@@ -8,7 +8,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { ChargeUpdated, PaymentEvents, createOtpCharge, createPayOfflineCharge, submitOtp } from './documents.js';
-import { disposeAllClients, getsOf, probeBus, roundTrip, subscribe, untilWatching, waitFor, withTimeout, staffClient, type BusProbe } from './helpers.js';
+import {
+  disposeAllClients,
+  getsOf,
+  probeBus,
+  roundTrip,
+  subscribe,
+  untilWatching,
+  waitFor,
+  withTimeout,
+  staffClient,
+  type BusProbe,
+} from './helpers.js';
 
 const POLL_MS = 25;
 const MAX_SUBSCRIPTIONS = 5;
@@ -22,7 +33,11 @@ beforeAll(async () => {
   stack = await startStack({
     sandbox: { clock, delays: { payOfflineMs: 1_000 } },
     // A constant interval (max = initial), so GETs per interval can be counted.
-    env: { SUBSCRIPTION_POLL_MS: String(POLL_MS), SUBSCRIPTION_POLL_MAX_MS: String(POLL_MS), WS_MAX_SUBSCRIPTIONS: String(MAX_SUBSCRIPTIONS) },
+    env: {
+      SUBSCRIPTION_POLL_MS: String(POLL_MS),
+      SUBSCRIPTION_POLL_MAX_MS: String(POLL_MS),
+      WS_MAX_SUBSCRIPTIONS: String(MAX_SUBSCRIPTIONS),
+    },
   });
   probe = probeBus(stack.gateway.bus);
 });
@@ -126,7 +141,9 @@ describe('pollers', () => {
 
 describe('WebSocket connections', () => {
   const tooMany = (end: { kind: string; error?: unknown }) =>
-    end.kind === 'error' && Array.isArray(end.error) && (end.error as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code === 'TOO_MANY_SUBSCRIPTIONS';
+    end.kind === 'error' &&
+    Array.isArray(end.error) &&
+    (end.error as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code === 'TOO_MANY_SUBSCRIPTIONS';
 
   it(`a connection holds at most WS_MAX_SUBSCRIPTIONS (${MAX_SUBSCRIPTIONS}) subscriptions; the extra ones get an error`, async () => {
     const ws = staffClient(stack);
@@ -159,7 +176,7 @@ describe('WebSocket connections', () => {
     // The cap is per connection: another connection has its own.
     const other = staffClient(stack);
     const otherSub = subscribe(other, PaymentEvents, {});
-    await waitFor(() => probe.paymentEventsAttached() === attached + 2, 'the other connection\'s subscription');
+    await waitFor(() => probe.paymentEventsAttached() === attached + 2, "the other connection's subscription");
     expect(otherSub.isEnded).toBe(false);
     expect(ws.closes).toEqual([]);
   });
@@ -212,7 +229,11 @@ describe('WebSocket connections', () => {
     expect(ok).toEqual({ data: { __typename: 'Query' } });
 
     const big = new Promise<unknown>((resolve) => {
-      ws.client.subscribe(padded(65 * 1024), { next: () => resolve('unexpected result'), error: resolve, complete: () => resolve('unexpected completion') });
+      ws.client.subscribe(padded(65 * 1024), {
+        next: () => resolve('unexpected result'),
+        error: resolve,
+        complete: () => resolve('unexpected completion'),
+      });
     });
     const error = (await withTimeout(big, 2_000, 'the socket to close')) as { code?: number };
     expect(error.code).toBe(1009);

@@ -57,10 +57,18 @@ describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
     // Meanwhile another replica refreshed the charge after its webhook and published it.
     const charge = await stack.gateway.upstream.fetchCharge(reference);
     expect(charge.status).toBe('send_otp');
-    await stack.gateway.bus.publishResourceChanged({ type: 'charge', reference, status: 'success', resource: { ...charge, status: 'success' } });
+    await stack.gateway.bus.publishResourceChanged({
+      type: 'charge',
+      reference,
+      status: 'success',
+      resource: { ...charge, status: 'success' },
+    });
     await clock.advance(1_000); // the baseline is answered now, after the change
 
-    expect((await sub.next(2_000, 'the change published during the baseline')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
+    expect((await sub.next(2_000, 'the change published during the baseline')).chargeUpdated).toMatchObject({
+      reference,
+      status: 'SUCCESS',
+    });
     expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });
   });
 });

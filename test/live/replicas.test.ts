@@ -97,7 +97,7 @@ const paymentChannel = `${namespace}:events:paymentEvent`;
 const chargeChannel = (reference: string) => `${namespace}:events:resourceChanged:charge:${reference}`;
 
 describe('two replicas on one Redis', () => {
-  it('a webhook posted to A reaches paymentEvents subscribers on A and on B exactly once each, and B\'s chargeUpdated', async () => {
+  it("a webhook posted to A reaches paymentEvents subscribers on A and on B exactly once each, and B's chargeUpdated", async () => {
     const reference = await createOtpCharge(a.stack);
     const onA = subscribe(staffClient(a.stack), PaymentEvents, {});
     const onB = subscribe(staffClient(b.stack), PaymentEvents, {});
@@ -140,7 +140,10 @@ describe('two replicas on one Redis', () => {
     await waitFor(
       () =>
         [a, b].every(
-          (r, i) => r.bus.paymentEventsAttached() > attachedBefore[i]! && r.bus.resourceAttached('charge', reference) >= 1 && r.upstream.inFlight === 0,
+          (r, i) =>
+            r.bus.paymentEventsAttached() > attachedBefore[i]! &&
+            r.bus.resourceAttached('charge', reference) >= 1 &&
+            r.upstream.inFlight === 0,
         ),
       'subscriptions on both replicas',
     );
@@ -156,7 +159,8 @@ describe('two replicas on one Redis', () => {
     expect(replies.filter((r) => r.json['duplicate'] === false)).toHaveLength(1);
     expect(new Set(replies.map((r) => r.json['id'])).size).toBe(1);
 
-    for (const sub of events) expect((await sub.next(3_000, 'the event')).paymentEvents).toMatchObject({ kind: 'charge.success', reference });
+    for (const sub of events)
+      expect((await sub.next(3_000, 'the event')).paymentEvents).toMatchObject({ kind: 'charge.success', reference });
     for (const sub of updates) {
       expect((await sub.next(3_000, 'SUCCESS')).chargeUpdated).toMatchObject({ reference, status: 'SUCCESS' });
       expect(await withTimeout(sub.ended, 2_000, 'completion')).toEqual({ kind: 'complete' });

@@ -105,7 +105,12 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     // nothing more can be delivered (the in-memory bus hands an event to its listeners as it is published).
     await waitFor(() => probe.resourceOpen('charge', reference) === 0, 'the bus subscription to end');
     const current = await stack.gateway.upstream.fetchCharge(reference);
-    await stack.gateway.bus.publishResourceChanged({ type: 'charge', reference, status: 'pending', resource: { ...current, status: 'pending' } });
+    await stack.gateway.bus.publishResourceChanged({
+      type: 'charge',
+      reference,
+      status: 'pending',
+      resource: { ...current, status: 'pending' },
+    });
     expect(sub.results).toHaveLength(1);
   });
 
@@ -172,7 +177,12 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
 
     // Stale and repeated states published on the bus (as a lagging replica would) never reach the client.
     const current = await stack.gateway.upstream.fetchSettlement(reference);
-    await stack.gateway.bus.publishResourceChanged({ type: 'settlement', reference, status: 'processing', resource: { ...current, status: 'processing' } });
+    await stack.gateway.bus.publishResourceChanged({
+      type: 'settlement',
+      reference,
+      status: 'processing',
+      resource: { ...current, status: 'processing' },
+    });
     await stack.gateway.bus.publishResourceChanged({ type: 'settlement', reference, status: 'in_transit', resource: current });
     expect(sub.pending).toBe(0);
     // They were published before the next real change: had one got through, it would come before SUCCESS (checked below).
@@ -258,7 +268,12 @@ describe('paymentEvents (webhooks)', () => {
       settlement: null,
     });
     const second = (await all.next(3_000, 'charge.success')).paymentEvents;
-    expect(second).toMatchObject({ kind: 'charge.success', reference: charge, charge: { reference: charge, status: 'SUCCESS' }, transfer: null });
+    expect(second).toMatchObject({
+      kind: 'charge.success',
+      reference: charge,
+      charge: { reference: charge, status: 'SUCCESS' },
+      transfer: null,
+    });
 
     const only = (await charges.next(3_000, 'charge.success (filtered)')).paymentEvents;
     expect(only).toEqual(second);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_OTP, manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, newKey } from './helpers.js';
+import type { Json } from '../helpers/sandbox-api.js';
 
 const DAY = 86_400_000;
 let clock: ManualClock;
@@ -42,8 +43,12 @@ async function list(query: string) {
   return res.body;
 }
 
-const refsOf = (body: any) => body.data.map((c: any) => c.reference).sort();
-const expected = (pred: (m: (typeof made)[number]) => boolean) => made.filter(pred).map((m) => m.ref).sort();
+const refsOf = (body: Json) => body.data.map((c: Json) => c.reference).sort();
+const expected = (pred: (m: (typeof made)[number]) => boolean) =>
+  made
+    .filter(pred)
+    .map((m) => m.ref)
+    .sort();
 
 describe('charge list filters', () => {
   it('fixture sanity: 12 charges with the expected final statuses', () => {
@@ -52,17 +57,17 @@ describe('charge list filters', () => {
   });
 
   it.each([
-    ['?status=success', (m: any) => m.status === 'success'],
-    ['?status=failed', (m: any) => m.status === 'failed'],
-    ['?status=pending', (m: any) => m.status === 'send_otp' || m.status === 'pay_offline'],
-    ['?provider=opb_bf', (m: any) => m.provider === 'opb_bf'],
-    ['?phone=58000000', (m: any) => m.phone === '58000000'],
-    ['?date_from=2025-01-16', (m: any) => m.day >= '2025-01-16'],
-    ['?date_to=2025-01-16', (m: any) => m.day <= '2025-01-16'],
-    ['?date_from=2025-01-16&date_to=2025-01-16', (m: any) => m.day === '2025-01-16'],
-    ['?amount_min=2001&amount_max=3001', (m: any) => m.amount >= 2001 && m.amount <= 3001],
-    ['?amount_min=4002', (m: any) => m.amount >= 4002],
-    ['?provider=opa_bf&status=success&date_to=2025-01-15', (m: any) => m.provider === 'opa_bf' && m.day === '2025-01-15'],
+    ['?status=success', (m: Json) => m.status === 'success'],
+    ['?status=failed', (m: Json) => m.status === 'failed'],
+    ['?status=pending', (m: Json) => m.status === 'send_otp' || m.status === 'pay_offline'],
+    ['?provider=opb_bf', (m: Json) => m.provider === 'opb_bf'],
+    ['?phone=58000000', (m: Json) => m.phone === '58000000'],
+    ['?date_from=2025-01-16', (m: Json) => m.day >= '2025-01-16'],
+    ['?date_to=2025-01-16', (m: Json) => m.day <= '2025-01-16'],
+    ['?date_from=2025-01-16&date_to=2025-01-16', (m: Json) => m.day === '2025-01-16'],
+    ['?amount_min=2001&amount_max=3001', (m: Json) => m.amount >= 2001 && m.amount <= 3001],
+    ['?amount_min=4002', (m: Json) => m.amount >= 4002],
+    ['?provider=opa_bf&status=success&date_to=2025-01-15', (m: Json) => m.provider === 'opa_bf' && m.day === '2025-01-15'],
   ])('%s', async (query, pred) => {
     const body = await list(`${query}&page_size=100`);
     expect(refsOf(body)).toEqual(expected(pred));
@@ -106,7 +111,7 @@ describe('charge list order and paging', () => {
   it('newest first, ties broken by creation order (newest first)', async () => {
     const body = await list('?page_size=100&amount_min=1000&amount_max=4002');
     // made[] is in creation order; the 4 charges of each day share one clock instant.
-    expect(body.data.map((c: any) => c.reference)).toEqual(made.map((m) => m.ref).reverse());
+    expect(body.data.map((c: Json) => c.reference)).toEqual(made.map((m) => m.ref).reverse());
   });
 
   it('default page size 20, page_size above 100 is capped', async () => {
@@ -125,7 +130,7 @@ describe('charge list order and paging', () => {
     let page = 1;
     for (;;) {
       const body = await list(`?page=${page}&page_size=7`);
-      seen.push(...body.data.map((c: any) => c.reference));
+      seen.push(...body.data.map((c: Json) => c.reference));
       expect(body.pagination.current_page).toBe(page);
       expect(body.pagination.has_previous).toBe(page > 1);
       if (!body.pagination.has_next) break;

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PROVIDERS, type Provider } from '../../src/upstream/types.js';
 import { TEST_OTP, TEST_PHONES, manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, OFFSET, Z, newKey } from './helpers.js';
+import type { Json } from '../helpers/sandbox-api.js';
 
 let clock: ManualClock;
 let sandbox: Sandbox;
@@ -187,13 +188,15 @@ describe('OTP submission', () => {
     expect(wrong.body.message).toMatch(/try again/i);
     let charge = (await api.get(`/v1/payment/charges/${ref}`)).body.data;
     expect(charge.status).toBe('send_otp');
-    expect(charge.confirmation_attempts).toEqual([{ ip_address: '127.0.0.1', attempt_date: expect.stringMatching(Z), confirmation_status: 'failed' }]);
+    expect(charge.confirmation_attempts).toEqual([
+      { ip_address: '127.0.0.1', attempt_date: expect.stringMatching(Z), confirmation_status: 'failed' },
+    ]);
 
     const right = await api.submitOtp(ref, TEST_OTP);
     expect(right.status).toBe(200);
     expect(right.body.status).toBe(true);
     expect(right.body.data.status).toBe('success');
-    expect(right.body.data.confirmation_attempts.map((a: any) => a.confirmation_status)).toEqual(['failed', 'success']);
+    expect(right.body.data.confirmation_attempts.map((a: Json) => a.confirmation_status)).toEqual(['failed', 'success']);
     charge = (await api.get(`/v1/payment/charges/${ref}`)).body.data;
     expect(charge.status).toBe('success');
 
@@ -242,15 +245,44 @@ describe('wire forms', () => {
     const fetched = (await api.get(`/v1/payment/charges/${ref}`)).body.data;
     expect(Object.keys(fetched).sort()).toEqual(
       [
-        'amount', 'cancellation_reason', 'cancelled_at', 'confirmation_attempts', 'created_at', 'currency', 'ext_id', 'fees',
-        'ip_address', 'live_mode', 'operator_id', 'payment_method', 'phone', 'provider', 'reference', 'status',
-        'transaction_date', 'updated_at',
+        'amount',
+        'cancellation_reason',
+        'cancelled_at',
+        'confirmation_attempts',
+        'created_at',
+        'currency',
+        'ext_id',
+        'fees',
+        'ip_address',
+        'live_mode',
+        'operator_id',
+        'payment_method',
+        'phone',
+        'provider',
+        'reference',
+        'status',
+        'transaction_date',
+        'updated_at',
       ].sort(),
     );
-    expect(Object.keys(submitted).sort()).toEqual(Object.keys(fetched).filter((k) => !['phone', 'created_at', 'updated_at'].includes(k)).sort());
+    expect(Object.keys(submitted).sort()).toEqual(
+      Object.keys(fetched)
+        .filter((k) => !['phone', 'created_at', 'updated_at'].includes(k))
+        .sort(),
+    );
     expect(fetched).toMatchObject({
-      reference: ref, amount: 3000, currency: 'XOF', status: 'success', live_mode: false, payment_method: 'mobile_money',
-      provider: 'opd_bf', phone: '68000000', ext_id: 'x-1', ip_address: '127.0.0.1', cancelled_at: null, cancellation_reason: null,
+      reference: ref,
+      amount: 3000,
+      currency: 'XOF',
+      status: 'success',
+      live_mode: false,
+      payment_method: 'mobile_money',
+      provider: 'opd_bf',
+      phone: '68000000',
+      ext_id: 'x-1',
+      ip_address: '127.0.0.1',
+      cancelled_at: null,
+      cancellation_reason: null,
     });
   });
 

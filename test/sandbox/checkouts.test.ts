@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_OTP, manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, OFFSET, UUID, Z, newKey, startReceiver } from './helpers.js';
+import type { Json } from '../helpers/sandbox-api.js';
 
 let clock: ManualClock;
 let sandbox: Sandbox;
@@ -59,15 +60,22 @@ describe('checkout API', () => {
     expect(data.live_mode).toBe(false);
   });
 
-  it('fetch accepts both reference forms and always shows the UUID; fields before any payment', async () => {
+  it('fetch accepts both reference forms and always shows the UUID; fields before Json payment', async () => {
     const { reference } = await initialize();
     const byChk = await api.get(`/v1/payment/checkouts/${reference}`);
     expect(byChk.status).toBe(200);
     const c = byChk.body.data;
     expect(c.reference).toMatch(UUID);
     expect(c).toMatchObject({
-      amount: 2500, email: null, charge_reference: null, phone: '', provider: '', status: 'pending', live_mode: false,
-      success_url: 'https://shop.example/paid?order=7', cancel_url: 'https://shop.example/cancelled',
+      amount: 2500,
+      email: null,
+      charge_reference: null,
+      phone: '',
+      provider: '',
+      status: 'pending',
+      live_mode: false,
+      success_url: 'https://shop.example/paid?order=7',
+      cancel_url: 'https://shop.example/cancelled',
     });
     expect(c.created_at).toMatch(Z);
     expect(c.updated_at).toMatch(OFFSET);
@@ -82,7 +90,7 @@ describe('checkout API', () => {
     const c = await initialize();
     const list = (await api.get('/v1/payment/checkouts')).body.data;
     const uuidOf = async (chk: string) => (await api.get(`/v1/payment/checkouts/${chk}`)).body.data.reference;
-    expect(list.map((x: any) => x.reference)).toEqual([await uuidOf(c.reference), await uuidOf(b.reference), await uuidOf(a.reference)]);
+    expect(list.map((x: Json) => x.reference)).toEqual([await uuidOf(c.reference), await uuidOf(b.reference), await uuidOf(a.reference)]);
   });
 
   it('validation: required URLs, integer amount, email shape', async () => {
@@ -133,8 +141,12 @@ describe('payment page over HTTP (no browser)', () => {
     expect(invalid.text).toContain('Invalid phone number');
 
     const rejected = await form(`${authorization_url}/pay`, { provider: 'opa_bf', phone: '76000001' });
-    expect(rejected.text).toContain("n&#39;a pas de compte mobile money");
-    expect((await api.get(`/v1/payment/checkouts/${reference}`)).body.data).toMatchObject({ phone: '', provider: '', charge_reference: null });
+    expect(rejected.text).toContain('n&#39;a pas de compte mobile money');
+    expect((await api.get(`/v1/payment/checkouts/${reference}`)).body.data).toMatchObject({
+      phone: '',
+      provider: '',
+      charge_reference: null,
+    });
 
     const paid = await form(`${authorization_url}/pay`, { provider: 'opa_bf', phone: '76000000' });
     expect(paid.status).toBe(303);
@@ -144,7 +156,12 @@ describe('payment page over HTTP (no browser)', () => {
     expect(otpStep.text).toContain('name="otp"');
 
     const checkout = (await api.get(`/v1/payment/checkouts/${reference}`)).body.data;
-    expect(checkout).toMatchObject({ phone: '76000000', provider: 'opa_bf', status: 'pending', charge_reference: expect.stringMatching(/^ch_/) });
+    expect(checkout).toMatchObject({
+      phone: '76000000',
+      provider: 'opa_bf',
+      status: 'pending',
+      charge_reference: expect.stringMatching(/^ch_/),
+    });
 
     const wrong = await form(`${authorization_url}/otp`, { otp: '999999' });
     expect(wrong.status).toBe(400);
@@ -157,7 +174,7 @@ describe('payment page over HTTP (no browser)', () => {
     expect((await api.get(`/v1/payment/checkouts/${reference}`)).body.data.status).toBe('success');
     const charge = (await api.get(`/v1/payment/charges/${checkout.charge_reference}`)).body.data;
     expect(charge).toMatchObject({ status: 'success', amount: 2500, provider: 'opa_bf', ip_address: '127.0.0.1' });
-    expect(charge.confirmation_attempts.map((a: any) => a.confirmation_status)).toEqual(['failed', 'success']);
+    expect(charge.confirmation_attempts.map((a: Json) => a.confirmation_status)).toEqual(['failed', 'success']);
 
     await clock.advance(0);
     // Deliveries run concurrently, so arrival order is not asserted (README: no ordering guarantee).
@@ -194,7 +211,11 @@ describe('payment page over HTTP (no browser)', () => {
     await clock.advance(sandbox.delays.payOfflineMs);
     const after = JSON.parse((await page(`${authorization_url}/status`)).text);
     const uuid = (await api.get(`/v1/payment/checkouts/${reference}`)).body.data.reference;
-    expect(after).toEqual({ status: 'success', charge_status: 'success', redirect_url: `https://shop.example/paid?order=7&reference=${uuid}` });
+    expect(after).toEqual({
+      status: 'success',
+      charge_status: 'success',
+      redirect_url: `https://shop.example/paid?order=7&reference=${uuid}`,
+    });
   });
 
   it('cancel redirects to cancel_url?reference=<uuid> and leaves the checkout pending, unpaid', async () => {

@@ -23,8 +23,14 @@ const chargeCount = async () => (await api.get('/v1/payment/charges')).body.pagi
 
 describe('faults', () => {
   it('envelope: the given status and body, nothing processed; times counts down', async () => {
-    sandbox.faults.add({ method: 'POST', path: '/v1/payment/charges/', kind: 'envelope', httpStatus: 503, times: 2,
-      body: { status: false, message: 'Service unavailable', error_code: 'INTERNAL_ERROR' } });
+    sandbox.faults.add({
+      method: 'POST',
+      path: '/v1/payment/charges/',
+      kind: 'envelope',
+      httpStatus: 503,
+      times: 2,
+      body: { status: false, message: 'Service unavailable', error_code: 'INTERNAL_ERROR' },
+    });
     for (let i = 0; i < 2; i++) {
       const res = await api.post('/v1/payment/charges', chargeBody);
       expect(res.status).toBe(503);
@@ -107,8 +113,11 @@ describe('faults', () => {
     try {
       held.faults.add({ path: '/v1/payment/balances', kind: 'delay' });
       let answered = false;
-      const pending = request(`${held.url}/v1/payment/balances`, { headers: { 'x-api-key': api.key }, dispatcher: agent, signal: giveUp.signal })
-        .finally(() => (answered = true));
+      const pending = request(`${held.url}/v1/payment/balances`, {
+        headers: { 'x-api-key': api.key },
+        dispatcher: agent,
+        signal: giveUp.signal,
+      }).finally(() => (answered = true));
       await expect.poll(() => held.requests.count({ path: '/v1/payment/balances' })).toBe(1);
       await clock.advance(365 * 24 * 3_600_000);
       // A full round trip to the same server after the advance: still no answer to the held request.
@@ -152,11 +161,25 @@ describe('faults', () => {
 
 describe('fault control over HTTP (/_sandbox/faults)', () => {
   it('POST adds (snake_case, path_pattern), GET lists, DELETE /:id and DELETE clear; faults never hit /_sandbox', async () => {
-    const added = await api.post('/_sandbox/faults', { kind: 'envelope', method: 'GET', path_pattern: '^/v1/payment/bal', http_status: 429,
-      body: { status: false, message: 'slow down', error_code: 'RATE_LIMIT_EXCEEDED' }, times: 'unlimited' }, { key: null });
+    const added = await api.post(
+      '/_sandbox/faults',
+      {
+        kind: 'envelope',
+        method: 'GET',
+        path_pattern: '^/v1/payment/bal',
+        http_status: 429,
+        body: { status: false, message: 'slow down', error_code: 'RATE_LIMIT_EXCEEDED' },
+        times: 'unlimited',
+      },
+      { key: null },
+    );
     expect(added.status).toBe(201);
     const id = added.body.data.id;
-    expect((await api.get('/v1/payment/balances')).body).toEqual({ status: false, message: 'slow down', error_code: 'RATE_LIMIT_EXCEEDED' });
+    expect((await api.get('/v1/payment/balances')).body).toEqual({
+      status: false,
+      message: 'slow down',
+      error_code: 'RATE_LIMIT_EXCEEDED',
+    });
     const listed = await api.get('/_sandbox/faults', { key: null });
     expect(listed.body.data).toEqual([{ id, kind: 'envelope', method: 'GET', path: '/^\\/v1\\/payment\\/bal/', remaining: 'unlimited' }]);
 

@@ -2,13 +2,14 @@
 // (shared with every suite, in test/helpers), and a local webhook receiver.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Json } from '../helpers/sandbox-api.js';
 
 export { Api, newKey, type ApiResponse, type CallOptions } from '../helpers/sandbox-api.js';
 
 export interface ReceivedWebhook {
   body: Buffer;
   headers: IncomingHttpHeaders;
-  json: { event: string; data: any };
+  json: { event: string; data: Json };
 }
 
 /** A real local HTTP endpoint; `respond` picks each answer's status (default 200). */

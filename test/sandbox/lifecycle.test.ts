@@ -117,7 +117,10 @@ describe('no handle left open (child process)', () => {
 describe('npm run sandbox (main.ts)', () => {
   it('prints its URL and test data, serves, and stops cleanly on SIGTERM without printing secrets', async () => {
     const { child, output, exited } = runTs('src/sandbox/main.ts', {
-      SANDBOX_PORT: '0', LOG_LEVEL: 'info', SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook', WEBHOOK_SECRET: 'whsec_cli_secret',
+      SANDBOX_PORT: '0',
+      LOG_LEVEL: 'info',
+      SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      WEBHOOK_SECRET: 'whsec_cli_secret',
     });
     await expect.poll(() => /at (http:\/\/\S+)/.exec(output.text)?.[1], { timeout: 15_000 }).toBeTruthy();
     const url = /at (http:\/\/\S+)/.exec(output.text)![1]!;

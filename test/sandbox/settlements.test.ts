@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_PAYOUT_KEY_PREFIX, manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, OFFSET, UUID, Z, newKey, startReceiver } from './helpers.js';
+import type { Json } from '../helpers/sandbox-api.js';
 
 let clock: ManualClock;
 let sandbox: Sandbox;
@@ -32,11 +33,25 @@ describe('settlements', () => {
     expect(res.status).toBe(201);
     const s = res.body.data;
     expect(s).toEqual({
-      reference: expect.stringMatching(UUID), amount: 10_050, settlement_fees: 101, currency: 'XOF', status: 'processing',
-      live_mode: false, created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(OFFSET),
-      account_type: 'bank', iban: expect.any(String), rib: expect.any(String), bank_name: expect.any(String),
-      bank_address: expect.any(String), account_holder_name: expect.any(String), account_holder_address: null,
-      swift_bic_code: expect.any(String), provider: null, phone: null, usdt_wallet_address: null,
+      reference: expect.stringMatching(UUID),
+      amount: 10_050,
+      settlement_fees: 101,
+      currency: 'XOF',
+      status: 'processing',
+      live_mode: false,
+      created_at: expect.stringMatching(Z),
+      updated_at: expect.stringMatching(OFFSET),
+      account_type: 'bank',
+      iban: expect.any(String),
+      rib: expect.any(String),
+      bank_name: expect.any(String),
+      bank_address: expect.any(String),
+      account_holder_name: expect.any(String),
+      account_holder_address: null,
+      swift_bic_code: expect.any(String),
+      provider: null,
+      phone: null,
+      usdt_wallet_address: null,
     });
     expect(await collection()).toEqual({ available: 39_950, pending: 10_050, currency: 'XOF' });
 
@@ -51,7 +66,9 @@ describe('settlements', () => {
 
     const events = receiver.received.map((r) => r.json);
     expect(events.map((e) => e.event).sort()).toEqual(['settlement.in_transit', 'settlement.processing', 'settlement.success']);
-    expect(events.find((e) => e.event === 'settlement.success')!.data).toEqual((await api.get(`/v1/payment/settlements/${s.reference}`)).body.data);
+    expect(events.find((e) => e.event === 'settlement.success')!.data).toEqual(
+      (await api.get(`/v1/payment/settlements/${s.reference}`)).body.data,
+    );
   });
 
   it('cancel while processing: cancelled, updated_at changes, money back, no later moves', async () => {
@@ -115,6 +132,6 @@ describe('settlements', () => {
     const b = (await create(100)).body.data.reference;
     const c = (await create(100)).body.data.reference;
     const list = (await api.get('/v1/payment/settlements')).body.data;
-    expect(list.map((s: any) => s.reference)).toEqual([c, b, a]);
+    expect(list.map((s: Json) => s.reference)).toEqual([c, b, a]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, OFFSET, newKey } from './helpers.js';
+import type { Json } from '../helpers/sandbox-api.js';
 
 let clock: ManualClock;
 let sandbox: Sandbox;
@@ -27,8 +28,16 @@ describe('single transfer', () => {
     expect(res.body.message).toMatch(/queued/i);
     const t = res.body.data;
     expect(t).toEqual({
-      reference: expect.stringMatching(/^tr_[0-9a-f]+$/), amount: 1050, fees: 1, recipient_phone: '70123456', currency: 'XOF',
-      ip_address: '127.0.0.1', status: 'pending', live_mode: false, recipient_wallet: 'opb_bf', ext_id: 'pay-1',
+      reference: expect.stringMatching(/^tr_[0-9a-f]+$/),
+      amount: 1050,
+      fees: 1,
+      recipient_phone: '70123456',
+      currency: 'XOF',
+      ip_address: '127.0.0.1',
+      status: 'pending',
+      live_mode: false,
+      recipient_wallet: 'opb_bf',
+      ext_id: 'pay-1',
       created_at: expect.stringMatching(OFFSET),
     });
     // 1% of 1050 = 10.5 -> 11
@@ -115,9 +124,12 @@ describe('single transfer', () => {
   it('balance: every wallet pre-funded with 100,000 XOF, totals add up', async () => {
     const b = await api.balance();
     expect(b.transfer_balances).toEqual({
-      total_available: 500_000, total_pending: 0,
-      opa_money_bf: { available: 100_000, pending: 0 }, opb_money_bf: { available: 100_000, pending: 0 },
-      opd_money_bf: { available: 100_000, pending: 0 }, ope_money_bj: { available: 100_000, pending: 0 },
+      total_available: 500_000,
+      total_pending: 0,
+      opa_money_bf: { available: 100_000, pending: 0 },
+      opb_money_bf: { available: 100_000, pending: 0 },
+      opd_money_bf: { available: 100_000, pending: 0 },
+      ope_money_bj: { available: 100_000, pending: 0 },
       opf_money_bj: { available: 100_000, pending: 0 },
     });
     expect(b.collection_balances).toEqual({ available: 0, pending: 0, currency: 'XOF' });
@@ -142,15 +154,27 @@ describe('bulk transfer', () => {
       status: true,
       message: '2 transfers queued for processing',
       failed_transfers: [
-        { data: { amount: 100, recipient_phone: '76123458', recipient_wallet: 'opa_bf', ext_id: 'b-3' }, errors: { non_field_errors: ['Insufficient balance in opa_bf wallet'] } },
-        { data: { amount: 50, recipient_phone: '70123456', recipient_wallet: null, ext_id: null }, errors: { amount: ['Ensure this value is greater than or equal to 100.'] } },
-        { data: { amount: null, recipient_phone: null, recipient_wallet: null, ext_id: null }, errors: { non_field_errors: [expect.stringContaining('Expected a dictionary')] } },
-        { data: { amount: 100, recipient_phone: '70123456', recipient_wallet: null, ext_id: 'b-1' }, errors: { ext_id: ['A transfer with this ext_id already exists.'] } },
+        {
+          data: { amount: 100, recipient_phone: '76123458', recipient_wallet: 'opa_bf', ext_id: 'b-3' },
+          errors: { non_field_errors: ['Insufficient balance in opa_bf wallet'] },
+        },
+        {
+          data: { amount: 50, recipient_phone: '70123456', recipient_wallet: null, ext_id: null },
+          errors: { amount: ['Ensure this value is greater than or equal to 100.'] },
+        },
+        {
+          data: { amount: null, recipient_phone: null, recipient_wallet: null, ext_id: null },
+          errors: { non_field_errors: [expect.stringContaining('Expected a dictionary')] },
+        },
+        {
+          data: { amount: 100, recipient_phone: '70123456', recipient_wallet: null, ext_id: 'b-1' },
+          errors: { ext_id: ['A transfer with this ext_id already exists.'] },
+        },
       ],
     });
     expect(res.body.data).toBeUndefined();
     const listed = (await api.get('/v1/payment/transfers')).body.data;
-    expect(listed.map((t: any) => t.ext_id)).toEqual(['b-2', 'b-1']);
+    expect(listed.map((t: Json) => t.ext_id)).toEqual(['b-2', 'b-1']);
     expect(await wallet('opa_money_bf')).toEqual({ available: 0, pending: 2020 });
   });
 

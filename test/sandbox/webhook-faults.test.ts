@@ -20,9 +20,16 @@ interface Setup {
 
 async function setup(clock?: ManualClock): Promise<Setup> {
   const recorder = await startRecorder();
-  const sandbox = await startSandbox({ ...(clock ? { clock } : {}), webhook: { url: recorder.url, secret: SECRET, scheme: 'hmac-sha256-hex' } });
+  const sandbox = await startSandbox({
+    ...(clock ? { clock } : {}),
+    webhook: { url: recorder.url, secret: SECRET, scheme: 'hmac-sha256-hex' },
+  });
   const api = new Api(sandbox.url, newKey('wh_faults'));
-  cleanups.push(() => recorder.close(), () => sandbox.close(), () => api.close());
+  cleanups.push(
+    () => recorder.close(),
+    () => sandbox.close(),
+    () => api.close(),
+  );
   return { recorder, sandbox, api };
 }
 
@@ -35,7 +42,11 @@ async function paidCharge(api: Api): Promise<string> {
 
 /** Emits exactly one event, checkout.pending. */
 async function checkout(api: Api): Promise<string> {
-  const res = await api.post('/v1/payment/checkouts/initialize/', { amount: 500, success_url: 'http://shop.test/ok', cancel_url: 'http://shop.test/ko' });
+  const res = await api.post('/v1/payment/checkouts/initialize/', {
+    amount: 500,
+    success_url: 'http://shop.test/ok',
+    cancel_url: 'http://shop.test/ko',
+  });
   expect(res.status).toBe(201);
   return (await api.get(`/v1/payment/checkouts/${res.body.data.reference}`)).body.data.reference as string;
 }
@@ -215,7 +226,8 @@ describe('webhook fault control over HTTP (/_sandbox/webhook-faults)', () => {
   it('POST adds (snake_case), GET lists, DELETE /:id and DELETE clear; no key needed', async () => {
     const clock = manualClock();
     const { sandbox, api } = await setup(clock);
-    const admin = (method: string, path: string, body?: unknown) => api.call(method, `/_sandbox/webhook-faults${path}`, body, { key: null });
+    const admin = (method: string, path: string, body?: unknown) =>
+      api.call(method, `/_sandbox/webhook-faults${path}`, body, { key: null });
 
     const a = await admin('POST', '', { kind: 'duplicate', event_pattern: '^transfer\\.', times: 'unlimited' });
     expect(a.status).toBe(201);
@@ -239,7 +251,8 @@ describe('webhook fault control over HTTP (/_sandbox/webhook-faults)', () => {
   it('each mode works when set over HTTP: duplicate, delay until an ISO time, out_of_order + release, drop', async () => {
     const clock = manualClock();
     const { recorder, api } = await setup(clock);
-    const admin = (method: string, path: string, body?: unknown) => api.call(method, `/_sandbox/webhook-faults${path}`, body, { key: null });
+    const admin = (method: string, path: string, body?: unknown) =>
+      api.call(method, `/_sandbox/webhook-faults${path}`, body, { key: null });
 
     await admin('POST', '', { kind: 'drop', event: 'checkout.pending' });
     await checkout(api);

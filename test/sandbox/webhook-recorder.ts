@@ -53,8 +53,7 @@ export async function startRecorder(): Promise<Recorder> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     arrivals,
     order: () => arrivals.map((a) => `${a.event} ${a.reference}`),
-    arrived: (count) =>
-      arrivals.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
+    arrived: (count) => (arrivals.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

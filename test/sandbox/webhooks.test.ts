@@ -18,7 +18,11 @@ async function setup(respond?: (n: number) => number, options: { scheme?: 'hmac-
     webhook: { url: receiver.url, secret: 'whsec_sandbox_secret', scheme: options.scheme ?? 'hmac-sha256-hex' },
   });
   const api = new Api(sandbox.url, newKey('hooks'));
-  cleanups.push(() => receiver.close(), () => sandbox.close(), () => api.close());
+  cleanups.push(
+    () => receiver.close(),
+    () => sandbox.close(),
+    () => api.close(),
+  );
   return { receiver, clock, sandbox, api };
 }
 
@@ -46,7 +50,9 @@ describe('webhook delivery', () => {
     await paidCharge(api);
     await clock.advance(0);
     const hit = receiver.received[0]!;
-    const expected = createHash('sha256').update(Buffer.concat([hit.body, Buffer.from('whsec_sandbox_secret')])).digest('base64');
+    const expected = createHash('sha256')
+      .update(Buffer.concat([hit.body, Buffer.from('whsec_sandbox_secret')]))
+      .digest('base64');
     expect(hit.headers['x-webhook-hash']).toBe(expected);
     expect(hit.headers['x-webhook-hash']).not.toBe(createHmac('sha256', 'whsec_sandbox_secret').update(hit.body).digest('hex'));
   });
@@ -151,11 +157,19 @@ describe('webhook delivery', () => {
     });
     const api = new Api(sandbox.url, newKey('slow'));
     cleanups.push(
-      () => new Promise<void>((r) => { slow.close(() => r()); slow.closeAllConnections(); }),
+      () =>
+        new Promise<void>((r) => {
+          slow.close(() => r());
+          slow.closeAllConnections();
+        }),
       () => sandbox.close(),
       () => api.close(),
     );
-    const res = await api.post('/v1/payment/checkouts/initialize/', { amount: 100, success_url: 'http://a.test/', cancel_url: 'http://a.test/' });
+    const res = await api.post('/v1/payment/checkouts/initialize/', {
+      amount: 100,
+      success_url: 'http://a.test/',
+      cancel_url: 'http://a.test/',
+    });
     expect(res.status).toBe(201);
     await expect.poll(() => held.length).toBe(1); // the delivery is on the wire, unanswered
     expect(sandbox.webhooks.all()).toHaveLength(0);

@@ -56,7 +56,14 @@ afterAll(() => stack.close());
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-async function create(input: { amount: number; phone: string; provider: Provider; confirmationMethod?: 'OTP' | 'USSD'; extId?: string; idempotencyKey?: string }) {
+async function create(input: {
+  amount: number;
+  phone: string;
+  provider: Provider;
+  confirmationMethod?: 'OTP' | 'USSD';
+  extId?: string;
+  idempotencyKey?: string;
+}) {
   const res = await stack.gql(CreateCharge, { input: { ...input, idempotencyKey: input.idempotencyKey ?? uniqueKey('charge') } });
   expect(res.errors).toBeUndefined();
   return res.data!.createCharge;
@@ -72,7 +79,14 @@ describe('createCharge', () => {
   it.each([
     { provider: 'OPA_BF', phone: '76000000', status: 'SEND_OTP', nextAction: 'DIAL_USSD_THEN_ENTER_OTP', text: /\*144\*4\*6\*1500#/ },
     { provider: 'OPB_BF', phone: '70000000', status: 'SEND_OTP', nextAction: 'ENTER_OTP', text: /OTP/ },
-    { provider: 'OPB_BF', phone: '70000000', confirmationMethod: 'USSD', status: 'PAY_OFFLINE', nextAction: 'CONFIRM_ON_PHONE', text: /\*115\*6\*1500#/ },
+    {
+      provider: 'OPB_BF',
+      phone: '70000000',
+      confirmationMethod: 'USSD',
+      status: 'PAY_OFFLINE',
+      nextAction: 'CONFIRM_ON_PHONE',
+      text: /\*115\*6\*1500#/,
+    },
     { provider: 'OPB_BF', phone: '70000000', confirmationMethod: 'OTP', status: 'SEND_OTP', nextAction: 'ENTER_OTP', text: /OTP/ },
     { provider: 'OPC_BF', phone: '58000000', status: 'SEND_OTP', nextAction: 'ENTER_OTP', text: /OTP/ },
     { provider: 'OPD_BF', phone: '68000000', status: 'SEND_OTP', nextAction: 'ENTER_OTP', text: /OTP/ },
@@ -80,7 +94,12 @@ describe('createCharge', () => {
     { provider: 'OPF_BJ', phone: '0195000000', status: 'SEND_OTP', nextAction: 'ENTER_OTP', text: /OTP/ },
   ] as const)('$provider $confirmationMethod -> $status, $nextAction', async (c) => {
     const result = as(
-      await create({ amount: 1500, phone: c.phone, provider: c.provider, ...('confirmationMethod' in c ? { confirmationMethod: c.confirmationMethod } : {}) }),
+      await create({
+        amount: 1500,
+        phone: c.phone,
+        provider: c.provider,
+        ...('confirmationMethod' in c ? { confirmationMethod: c.confirmationMethod } : {}),
+      }),
       'CreateChargePayload',
     );
     expect(result.reference).toMatch(/^ch_[0-9a-f]+$/);
@@ -128,14 +147,34 @@ describe('createCharge', () => {
 
   describe('rejects invalid input with field paths before any call to the service', () => {
     it.each([
-      { name: 'phone not matching the provider rule', input: { amount: 1000, phone: '70000000', provider: 'OPA_BF' as const }, paths: ['input.phone'] },
+      {
+        name: 'phone not matching the provider rule',
+        input: { amount: 1000, phone: '70000000', provider: 'OPA_BF' as const },
+        paths: ['input.phone'],
+      },
       { name: 'phone too short', input: { amount: 1000, phone: '7600000', provider: 'OPA_BF' as const }, paths: ['input.phone'] },
-      { name: 'Benin number for a Burkina operator', input: { amount: 1000, phone: '0196000000', provider: 'OPC_BF' as const }, paths: ['input.phone'] },
+      {
+        name: 'Benin number for a Burkina operator',
+        input: { amount: 1000, phone: '0196000000', provider: 'OPC_BF' as const },
+        paths: ['input.phone'],
+      },
       { name: 'amount 0', input: { amount: 0, phone: '76000000', provider: 'OPA_BF' as const }, paths: ['input.amount'] },
       { name: 'negative amount', input: { amount: -5, phone: '76000000', provider: 'OPA_BF' as const }, paths: ['input.amount'] },
-      { name: 'confirmationMethod for another operator than OPB_BF', input: { amount: 1000, phone: '76000000', provider: 'OPA_BF' as const, confirmationMethod: 'USSD' as const }, paths: ['input.confirmationMethod'] },
-      { name: 'extId over 100 characters', input: { amount: 1000, phone: '76000000', provider: 'OPA_BF' as const, extId: 'x'.repeat(101) }, paths: ['input.extId'] },
-      { name: 'several fields at once', input: { amount: 0, phone: '12', provider: 'OPD_BF' as const, confirmationMethod: 'OTP' as const }, paths: ['input.amount', 'input.confirmationMethod', 'input.phone'] },
+      {
+        name: 'confirmationMethod for another operator than OPB_BF',
+        input: { amount: 1000, phone: '76000000', provider: 'OPA_BF' as const, confirmationMethod: 'USSD' as const },
+        paths: ['input.confirmationMethod'],
+      },
+      {
+        name: 'extId over 100 characters',
+        input: { amount: 1000, phone: '76000000', provider: 'OPA_BF' as const, extId: 'x'.repeat(101) },
+        paths: ['input.extId'],
+      },
+      {
+        name: 'several fields at once',
+        input: { amount: 0, phone: '12', provider: 'OPD_BF' as const, confirmationMethod: 'OTP' as const },
+        paths: ['input.amount', 'input.confirmationMethod', 'input.phone'],
+      },
     ])('$name', async ({ input, paths }) => {
       stack.sandbox.requests.clear();
       const result = as(await create(input), 'ValidationError');
@@ -164,8 +203,12 @@ describe('createCharge', () => {
   it('does not replay a refusal: the same key runs again after a typed failure', async () => {
     const key = uniqueKey('charge-refused');
     stack.sandbox.requests.clear();
-    expect(await create({ amount: 1000, phone: '76000001', provider: 'OPA_BF', idempotencyKey: key })).toMatchObject({ __typename: 'InvalidAccountError' });
-    expect(await create({ amount: 1000, phone: '76000001', provider: 'OPA_BF', idempotencyKey: key })).toMatchObject({ __typename: 'InvalidAccountError' });
+    expect(await create({ amount: 1000, phone: '76000001', provider: 'OPA_BF', idempotencyKey: key })).toMatchObject({
+      __typename: 'InvalidAccountError',
+    });
+    expect(await create({ amount: 1000, phone: '76000001', provider: 'OPA_BF', idempotencyKey: key })).toMatchObject({
+      __typename: 'InvalidAccountError',
+    });
     expect(stack.sandbox.requests.count({ method: 'POST', path: '/v1/payment/charges' })).toBe(2);
   });
 });
@@ -174,9 +217,17 @@ describe('submitChargeOtp', () => {
   it('confirms the charge with the right OTP', async () => {
     const created = as(await create({ amount: 2000, phone: '70000000', provider: 'OPB_BF' }), 'CreateChargePayload');
     const result = as(await submit(created.reference, TEST_OTP), 'SubmitChargeOtpPayload');
-    expect(result.charge).toMatchObject({ reference: created.reference, status: 'SUCCESS', amount: 2000, feePercent: 3, provider: 'OPB_BF' });
+    expect(result.charge).toMatchObject({
+      reference: created.reference,
+      status: 'SUCCESS',
+      amount: 2000,
+      feePercent: 3,
+      provider: 'OPB_BF',
+    });
     expect(result.charge.operatorId).toEqual(expect.any(String));
-    expect(result.charge.confirmationAttempts).toEqual([{ ipAddress: expect.any(String), attemptDate: expect.stringMatching(ISO_Z), status: 'success' }]);
+    expect(result.charge.confirmationAttempts).toEqual([
+      { ipAddress: expect.any(String), attemptDate: expect.stringMatching(ISO_Z), status: 'success' },
+    ]);
 
     // A later read agrees.
     const read = await stack.gql(ChargeByRef, { reference: created.reference });
@@ -220,7 +271,7 @@ describe('submitChargeOtp', () => {
     expect(result).toMatchObject({ code: 'CHARGE_NOT_FOUND', reference, retryable: false });
   });
 
-  it('reports a payment declined by the customer\'s operator as a non-retryable typed error, and the charge is FAILED', async () => {
+  it("reports a payment declined by the customer's operator as a non-retryable typed error, and the charge is FAILED", async () => {
     const created = as(await create({ amount: 3100, phone: '76000002', provider: 'OPA_BF' }), 'CreateChargePayload');
     const result = as(await submit(created.reference, TEST_OTP), 'InsufficientFundsError');
     expect(result).toMatchObject({ code: 'INSUFFICIENT_FUNDS', retryable: false });
@@ -252,7 +303,14 @@ describe('charge(reference)', () => {
     const created = as(await create({ amount: 999, phone: '0195000000', provider: 'OPF_BJ' }), 'CreateChargePayload');
     const res = await stack.gql(ChargeByRef, { reference: created.reference });
     const charge = res.data!.charge!;
-    expect(charge).toMatchObject({ reference: created.reference, amount: 999, status: 'SEND_OTP', provider: 'OPF_BJ', phone: '0195000000', feePercent: 3.5 });
+    expect(charge).toMatchObject({
+      reference: created.reference,
+      amount: 999,
+      status: 'SEND_OTP',
+      provider: 'OPF_BJ',
+      phone: '0195000000',
+      feePercent: 3.5,
+    });
     for (const t of [charge.createdAt, charge.updatedAt, charge.transactionDate]) expect(t).toMatch(ISO_Z);
   });
 

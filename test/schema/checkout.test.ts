@@ -38,7 +38,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const validInput = { amount: 2500, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/cancel', email: 'awa@example.com' };
+const validInput = {
+  amount: 2500,
+  successUrl: 'https://shop.example/ok',
+  cancelUrl: 'https://shop.example/cancel',
+  email: 'awa@example.com',
+};
 
 describe('initializeCheckout', () => {
   it('returns the chk_ reference and a payment page, and the checkout is pending', async () => {
@@ -81,7 +86,12 @@ describe('initializeCheckout', () => {
     expect(result.code).toBe('VALIDATION_FAILED');
     expect(result.retryable).toBe(false);
     expect(result.messageFr).toMatch(/[a-zé]/);
-    expect(result.fieldErrors.map((e) => e.path.join('.')).sort()).toEqual(['input.amount', 'input.cancelUrl', 'input.email', 'input.successUrl']);
+    expect(result.fieldErrors.map((e) => e.path.join('.')).sort()).toEqual([
+      'input.amount',
+      'input.cancelUrl',
+      'input.email',
+      'input.successUrl',
+    ]);
     expect(stack.sandbox.requests.count()).toBe(0);
   });
 

@@ -54,7 +54,9 @@ async function makeCheckouts(stack: TestStack, plan: Array<Paid['paid']>): Promi
   const out: Paid[] = [];
   for (const [i, paid] of plan.entries()) {
     const amount = 1000 + i;
-    const res = await stack.gql(Init, { input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko', idempotencyKey: uniqueKey('init') } });
+    const res = await stack.gql(Init, {
+      input: { amount, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko', idempotencyKey: uniqueKey('init') },
+    });
     const init = as(res.data!.initializeCheckout, 'InitializeCheckoutPayload');
     if (paid !== 'none') {
       const pay = await postForm(`${init.authorizationUrl}/pay`, { provider: 'opc_bf', phone: '58000000' });
@@ -74,7 +76,20 @@ let stack: TestStack;
 let plan: Paid[];
 beforeAll(async () => {
   stack = await startStack();
-  plan = await makeCheckouts(stack, ['success', 'waiting', 'none', 'success', 'success', 'waiting', 'none', 'success', 'waiting', 'success', 'success', 'waiting']);
+  plan = await makeCheckouts(stack, [
+    'success',
+    'waiting',
+    'none',
+    'success',
+    'success',
+    'waiting',
+    'none',
+    'success',
+    'waiting',
+    'success',
+    'success',
+    'waiting',
+  ]);
 });
 afterAll(() => stack.close());
 
@@ -95,7 +110,11 @@ describe('Checkout.charge', () => {
         expect(n).toMatchObject({ chargeReference: null, charge: null, provider: null });
       } else {
         expect(n.provider).toBe('OPC_BF');
-        expect(n.charge).toMatchObject({ reference: n.chargeReference, amount: p.amount, status: p.paid === 'success' ? 'SUCCESS' : 'SEND_OTP' });
+        expect(n.charge).toMatchObject({
+          reference: n.chargeReference,
+          amount: p.amount,
+          status: p.paid === 'success' ? 'SUCCESS' : 'SEND_OTP',
+        });
       }
     });
 
@@ -108,7 +127,8 @@ describe('Checkout.charge', () => {
   });
 
   it('asks the service once for a reference requested twice in one operation', async () => {
-    const reference = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.find((e) => e.node.chargeReference)!.node.chargeReference!;
+    const reference = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.find((e) => e.node.chargeReference)!.node
+      .chargeReference!;
     stack.sandbox.requests.clear();
     const res = await stack.gql(SameChargeTwice, { reference });
     expect(res.data!.a).toMatchObject({ reference });
@@ -117,7 +137,9 @@ describe('Checkout.charge', () => {
   });
 
   it('shares lookups across fields: a charge in the list and asked for directly is fetched once', async () => {
-    const first = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.map((e) => e.node.chargeReference).filter((r): r is string => r !== null);
+    const first = (await stack.gql(CheckoutsWithCharges, {}))
+      .data!.checkouts.edges.map((e) => e.node.chargeReference)
+      .filter((r): r is string => r !== null);
     stack.sandbox.requests.clear();
     const res = await stack.gql(ListAndLookup, { reference: first[0]! });
     expect(res.errors).toBeUndefined();
@@ -126,7 +148,8 @@ describe('Checkout.charge', () => {
   });
 
   it('does not share lookups across operations (no stale charge from an earlier request)', async () => {
-    const reference = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.find((e) => e.node.charge?.status === 'SEND_OTP')!.node.chargeReference!;
+    const reference = (await stack.gql(CheckoutsWithCharges, {})).data!.checkouts.edges.find((e) => e.node.charge?.status === 'SEND_OTP')!
+      .node.chargeReference!;
     stack.sandbox.requests.clear();
     await stack.gql(SameChargeTwice, { reference });
     await stack.gql(SameChargeTwice, { reference });
@@ -143,7 +166,10 @@ describe('concurrency of the charge lookups', () => {
     const proxy = await countingProxy(own.sandbox.url, CHARGE_GET);
     const measured = await startStack({ sharedSandbox: own.sandbox, apiKey: own.apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
     try {
-      await makeCheckouts(own, Array.from({ length: N }, () => 'waiting' as const));
+      await makeCheckouts(
+        own,
+        Array.from({ length: N }, () => 'waiting' as const),
+      );
       // The service holds every charge lookup until its clock moves HOLD ms.
       own.sandbox.faults.add({ method: 'GET', path: CHARGE_GET, kind: 'delay', ms: HOLD, times: 'unlimited' });
       proxy.reset();

@@ -116,17 +116,32 @@ describe('an error code the gateway does not know', () => {
   });
 
   it('in a query: a GraphQL error with extensions.code UNKNOWN_ERROR', async () => {
-    stack.sandbox.faults.add({ method: 'GET', path: '/v1/payment/balances', kind: 'envelope', httpStatus: 200, body: { status: false, message: 'Something odd', error_code: 'WEIRD_NEW_CODE' } });
+    stack.sandbox.faults.add({
+      method: 'GET',
+      path: '/v1/payment/balances',
+      kind: 'envelope',
+      httpStatus: 200,
+      body: { status: false, message: 'Something odd', error_code: 'WEIRD_NEW_CODE' },
+    });
     const res = await stack.gql(BalanceQuery, {});
     expect(res.data?.balance ?? null).toBeNull();
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'UNKNOWN_ERROR', requestId: expect.any(String) });
   });
 
-  it.each(['NETWORK_ERROR', 'INTERNAL_ERROR', 'EXTERNAL_API_ERROR'])('a documented failure code %s on a money-moving call is an UpstreamError carrying that code, outcome unknown, retryable with the same key', async (code) => {
-    stack.sandbox.faults.add({ method: 'POST', path: '/v1/payment/transfers/', kind: 'envelope', httpStatus: 500, body: { status: false, message: 'x', error_code: code } });
-    const error = as((await stack.gql(Transfer, { input: once(item) })).data!.createTransfer, 'UpstreamError');
-    expect(error).toMatchObject({ code, retryable: true, outcomeUnknown: true });
-  });
+  it.each(['NETWORK_ERROR', 'INTERNAL_ERROR', 'EXTERNAL_API_ERROR'])(
+    'a documented failure code %s on a money-moving call is an UpstreamError carrying that code, outcome unknown, retryable with the same key',
+    async (code) => {
+      stack.sandbox.faults.add({
+        method: 'POST',
+        path: '/v1/payment/transfers/',
+        kind: 'envelope',
+        httpStatus: 500,
+        body: { status: false, message: 'x', error_code: code },
+      });
+      const error = as((await stack.gql(Transfer, { input: once(item) })).data!.createTransfer, 'UpstreamError');
+      expect(error).toMatchObject({ code, retryable: true, outcomeUnknown: true });
+    },
+  );
 });
 
 describe('payment service down', () => {
@@ -190,11 +205,17 @@ describe('a misbehaving payment service', () => {
   it('with an idempotency key, a lost answer is found again at the service instead of paying twice', async () => {
     const key = uniqueKey('lost');
     stack.sandbox.faults.add({ method: 'POST', path: '/v1/payment/transfers/', kind: 'reset', afterProcessing: true });
-    const lost = as((await stack.gql(Transfer, { input: { ...item, amount: 2222, idempotencyKey: key } })).data!.createTransfer, 'UpstreamError');
+    const lost = as(
+      (await stack.gql(Transfer, { input: { ...item, amount: 2222, idempotencyKey: key } })).data!.createTransfer,
+      'UpstreamError',
+    );
     expect(lost.outcomeUnknown).toBe(true);
 
     stack.sandbox.requests.clear();
-    const retry = as((await stack.gql(Transfer, { input: { ...item, amount: 2222, idempotencyKey: key } })).data!.createTransfer, 'CreateTransferPayload');
+    const retry = as(
+      (await stack.gql(Transfer, { input: { ...item, amount: 2222, idempotencyKey: key } })).data!.createTransfer,
+      'CreateTransferPayload',
+    );
     expect(retry.transfer.amount).toBe(2222);
     expect(stack.sandbox.requests.count({ method: 'POST', path: '/v1/payment/transfers' })).toBe(0);
     const rest = new Api(stack.sandbox.url, stack.apiKey);
@@ -242,12 +263,22 @@ describe('an unexpected failure inside the gateway', () => {
     const reference = await rest.newCharge('opa_bf', '76000000', 1000);
     const real = (await rest.get(`/v1/payment/charges/${reference}`)).body.data;
     await rest.close();
-    stack.sandbox.faults.add({ method: 'GET', path: `/v1/payment/charges/${reference}`, kind: 'envelope', httpStatus: 200, body: { status: true, message: 'Charge retrieved successfully', data: { ...real, amount: 3_000_000_000 } } });
+    stack.sandbox.faults.add({
+      method: 'GET',
+      path: `/v1/payment/charges/${reference}`,
+      kind: 'envelope',
+      httpStatus: 200,
+      body: { status: true, message: 'Charge retrieved successfully', data: { ...real, amount: 3_000_000_000 } },
+    });
 
     const res = await stack.gql(ChargeAmount, { reference }, { 'x-request-id': 'req-unexpected-1' });
     expect(res.data).toEqual({ charge: null });
     expect(res.errors).toHaveLength(1);
-    expect(res.errors![0]).toMatchObject({ message: 'Unexpected error.', path: ['charge', 'amount'], extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-unexpected-1' } });
+    expect(res.errors![0]).toMatchObject({
+      message: 'Unexpected error.',
+      path: ['charge', 'amount'],
+      extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-unexpected-1' },
+    });
     expect(res.raw).not.toMatch(/3000000000|Int cannot/);
     expectNothingLeaked(res.raw, [stack.apiKey, sandboxHost()]);
     expect(stack.logLines.some((l) => l.includes('req-unexpected-1') && /"level":"error"/.test(l))).toBe(true);
@@ -271,13 +302,26 @@ describe('typed errors', () => {
     try {
       const charge = async (input: Omit<CreateChargeInput, 'idempotencyKey'> & { idempotencyKey?: string }) =>
         (await s.gql(AnyCharge, { input: { idempotencyKey: uniqueKey('charge'), ...input } })).data!.createCharge;
-      const otp = async (chargeReference: string, code: string) => (await s.gql(AnyOtp, { input: { chargeReference, otp: code } })).data!.submitChargeOtp;
+      const otp = async (chargeReference: string, code: string) =>
+        (await s.gql(AnyOtp, { input: { chargeReference, otp: code } })).data!.submitChargeOtp;
       const inject = (method: 'GET' | 'POST', path: string, error_code: string, httpStatus = 400) =>
-        s.sandbox.faults.add({ method, path, kind: 'envelope', httpStatus, body: { status: false, message: `Injected ${error_code}`, error_code } });
+        s.sandbox.faults.add({
+          method,
+          path,
+          kind: 'envelope',
+          httpStatus,
+          body: { status: false, message: `Injected ${error_code}`, error_code },
+        });
 
       record(await charge({ amount: 0, phone: '1', provider: 'OPA_BF' })); // ValidationError
       record(await charge({ amount: 1000, phone: '76000001', provider: 'OPA_BF' })); // InvalidAccountError
-      for (const code of ['OTP_STILL_VALID', 'UNSUPPORTED_PROVIDER', 'UNAUTHORIZED_CHARGE_PROVIDER', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR']) {
+      for (const code of [
+        'OTP_STILL_VALID',
+        'UNSUPPORTED_PROVIDER',
+        'UNAUTHORIZED_CHARGE_PROVIDER',
+        'RATE_LIMIT_EXCEEDED',
+        'INTERNAL_ERROR',
+      ]) {
         inject('POST', '/v1/payment/charges/', code);
         record(await charge({ amount: 1000, phone: '76000000', provider: 'OPA_BF' }));
       }
@@ -298,7 +342,10 @@ describe('typed errors', () => {
       record(transfer); // InsufficientFundsError
       const bulk = (input: Payout[]) => s.gql(AnyBulk, { input: once({ transfers: input }) });
       record((await bulk(Array.from({ length: 101 }, () => item))).data!.createBulkTransfer); // BatchSizeLimitExceededError
-      const partial = as((await bulk([item, { ...item, recipientPhone: '70123456' }])).data!.createBulkTransfer, 'CreateBulkTransferPayload');
+      const partial = as(
+        (await bulk([item, { ...item, recipientPhone: '70123456' }])).data!.createBulkTransfer,
+        'CreateBulkTransferPayload',
+      );
       for (const f of partial.failures) record(f.error);
 
       const settlement = as((await s.gql(AnySettlement, { input: once({ amount: 1_000 }) })).data!.createSettlement, 'SettlementPayload');
@@ -336,7 +383,7 @@ describe('typed errors', () => {
     }
   });
 
-  it('an error outside a mutation\'s own list keeps its meaning in both languages', async () => {
+  it("an error outside a mutation's own list keeps its meaning in both languages", async () => {
     // createTransfer does not list OtpStillValidError: if the service answered with that code,
     // it comes back as an UpstreamError carrying the code, with the French that matches the English.
     stack.sandbox.faults.add({

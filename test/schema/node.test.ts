@@ -64,7 +64,12 @@ afterAll(() => stack.close());
 /** One of each node type, created through the API. */
 async function makeAll(): Promise<Made> {
   const res = await stack.gql(MakeAll, {
-    checkout: { amount: 1500, successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/ko', idempotencyKey: uniqueKey('checkout') },
+    checkout: {
+      amount: 1500,
+      successUrl: 'https://shop.example/ok',
+      cancelUrl: 'https://shop.example/ko',
+      idempotencyKey: uniqueKey('checkout'),
+    },
     charge: { amount: 2500, phone: '76000000', provider: 'OPA_BF', idempotencyKey: uniqueKey('charge') },
     transfer: { amount: 3500, recipientPhone: '70123456', idempotencyKey: uniqueKey('transfer') },
     settlement: { amount: 4500, idempotencyKey: uniqueKey('settlement') },

@@ -4,7 +4,16 @@
 // moves it. The sandbox runs on a ManualClock so settlements move on cue.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHARGE_FEE_BPS, NO_PAYOUT_KEY_PREFIX, SETTLEMENT_FEE_BPS, TEST_OTP, TEST_WALLET_FUNDING, feeAmount, manualClock, type ManualClock } from '../../src/sandbox/index.js';
+import {
+  CHARGE_FEE_BPS,
+  NO_PAYOUT_KEY_PREFIX,
+  SETTLEMENT_FEE_BPS,
+  TEST_OTP,
+  TEST_WALLET_FUNDING,
+  feeAmount,
+  manualClock,
+  type ManualClock,
+} from '../../src/sandbox/index.js';
 import { graphql } from '../gql/index.js';
 import type { Provider } from '../gql/graphql.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
@@ -250,7 +259,11 @@ describe('balance', () => {
         currency: 'XOF',
         collection: { available: 0, pending: 0 },
         transferTotal: { available: 5 * TEST_WALLET_FUNDING, pending: 0 },
-        wallets: ['OPA_BF', 'OPB_BF', 'OPD_BF', 'OPE_BJ', 'OPF_BJ'].map((wallet) => ({ wallet, available: TEST_WALLET_FUNDING, pending: 0 })),
+        wallets: ['OPA_BF', 'OPB_BF', 'OPD_BF', 'OPE_BJ', 'OPF_BJ'].map((wallet) => ({
+          wallet,
+          available: TEST_WALLET_FUNDING,
+          pending: 0,
+        })),
       });
     } finally {
       await fresh.close();
@@ -273,7 +286,9 @@ describe('balance', () => {
       expect((await pay('OPD_BF', '68000000', 12_345)).__typename).toBe('SubmitChargeOtpPayload');
       expect((await pay('OPA_BF', '76000002', 5_000)).__typename).toBe('InsufficientFundsError'); // declined for lack of funds: ends failed
       const end = await balance(fresh);
-      expect(end.collection.available - start).toBe(1001 - feeAmount(1001, CHARGE_FEE_BPS.opa_bf) + 12_345 - feeAmount(12_345, CHARGE_FEE_BPS.opd_bf));
+      expect(end.collection.available - start).toBe(
+        1001 - feeAmount(1001, CHARGE_FEE_BPS.opa_bf) + 12_345 - feeAmount(12_345, CHARGE_FEE_BPS.opd_bf),
+      );
       expect(end.collection.pending).toBe(0);
     } finally {
       await fresh.close();

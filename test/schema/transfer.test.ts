@@ -135,17 +135,32 @@ describe('createTransfer', () => {
   });
 
   it('uses the wallet named (OPD_BF pays any Burkina Faso mobile)', async () => {
-    const result = as(await create({ amount: 150, recipientPhone: '76123456', recipientWallet: 'OPD_BF', extId: 'payout-7' }), 'CreateTransferPayload');
+    const result = as(
+      await create({ amount: 150, recipientPhone: '76123456', recipientWallet: 'OPD_BF', extId: 'payout-7' }),
+      'CreateTransferPayload',
+    );
     expect(result.transfer).toMatchObject({ recipientWallet: 'OPD_BF', extId: 'payout-7' });
   });
 
   it.each([
     { name: 'amount below the minimum of 100', input: { amount: 99, recipientPhone: '76123456' }, paths: ['input.amount'] },
     { name: 'zero amount', input: { amount: 0, recipientPhone: '76123456' }, paths: ['input.amount'] },
-    { name: 'recipient not reachable from the wallet named', input: { amount: 500, recipientPhone: '70123456', recipientWallet: 'OPA_BF' as const }, paths: ['input.recipientPhone'] },
-    { name: 'Benin number from a Burkina wallet', input: { amount: 500, recipientPhone: '0196123456', recipientWallet: 'OPD_BF' as const }, paths: ['input.recipientPhone'] },
+    {
+      name: 'recipient not reachable from the wallet named',
+      input: { amount: 500, recipientPhone: '70123456', recipientWallet: 'OPA_BF' as const },
+      paths: ['input.recipientPhone'],
+    },
+    {
+      name: 'Benin number from a Burkina wallet',
+      input: { amount: 500, recipientPhone: '0196123456', recipientWallet: 'OPD_BF' as const },
+      paths: ['input.recipientPhone'],
+    },
     { name: 'not a mobile number of either country', input: { amount: 500, recipientPhone: '12345678' }, paths: ['input.recipientPhone'] },
-    { name: 'several problems', input: { amount: 5, recipientPhone: 'abc', extId: 'e'.repeat(101) }, paths: ['input.amount', 'input.extId', 'input.recipientPhone'] },
+    {
+      name: 'several problems',
+      input: { amount: 5, recipientPhone: 'abc', extId: 'e'.repeat(101) },
+      paths: ['input.amount', 'input.extId', 'input.recipientPhone'],
+    },
   ])('refuses $name with a ValidationError, before any call', async ({ input, paths }) => {
     stack.sandbox.requests.clear();
     const result = as(await create(input), 'ValidationError');
@@ -209,7 +224,7 @@ describe('reading transfers', () => {
     expect(after.available).toBe(before.available);
   });
 
-  it('transfers: the service\'s list, newest first, walked with cursors both ways', async () => {
+  it("transfers: the service's list, newest first, walked with cursors both ways", async () => {
     const rest = new Api(stack.sandbox.url, stack.apiKey);
     const listed = ((await rest.get('/v1/payment/transfers')).body.data as Array<{ reference: string }>).map((t) => t.reference);
     await rest.close();
@@ -256,13 +271,18 @@ describe('createBulkTransfer', () => {
     const failure = result.failures[0]!;
     expect(failure.index).toBe(2);
     expect(failure.item).toEqual({ amount: 10_000, recipientPhone: '68222222', recipientWallet: null, extId: 'too-big' });
-    expect(failure.error).toMatchObject({ __typename: 'InsufficientFundsError', code: 'INSUFFICIENT_FUNDS', wallet: 'OPD_BF', retryable: false });
+    expect(failure.error).toMatchObject({
+      __typename: 'InsufficientFundsError',
+      code: 'INSUFFICIENT_FUNDS',
+      wallet: 'OPD_BF',
+      retryable: false,
+    });
     expect(failure.error.messageFr).not.toBe(failure.error.message);
     expect((await wallet('OPD_BF')).available).toBe(5_000 - 1010 - 3030);
     stack.sandbox.setBalance(stack.apiKey, { wallets: { opd_bf: { available: TEST_WALLET_FUNDING } } });
   });
 
-  it('reports an item the service refuses for a field with a validation error at that item\'s path', async () => {
+  it("reports an item the service refuses for a field with a validation error at that item's path", async () => {
     await clock.advance(1_000);
     const extId = uniqueKey('dup');
     const result = as(
@@ -326,7 +346,10 @@ describe('createBulkTransfer', () => {
       ]),
       'ValidationError',
     );
-    expect(invalid.fieldErrors.map((e) => e.path.join('.')).sort()).toEqual(['input.transfers.1.amount', 'input.transfers.2.recipientPhone']);
+    expect(invalid.fieldErrors.map((e) => e.path.join('.')).sort()).toEqual([
+      'input.transfers.1.amount',
+      'input.transfers.2.recipientPhone',
+    ]);
     expect(stack.sandbox.requests.count()).toBe(0);
   });
 
@@ -334,7 +357,10 @@ describe('createBulkTransfer', () => {
     await clock.advance(1_000);
     const key = uniqueKey('bulk');
     stack.sandbox.requests.clear();
-    const items = [{ amount: 250, recipientPhone: '76123456' }, { amount: 260, recipientPhone: '70123456' }];
+    const items = [
+      { amount: 250, recipientPhone: '76123456' },
+      { amount: 260, recipientPhone: '70123456' },
+    ];
     const first = as(await bulk(items, key), 'CreateBulkTransferPayload');
     const again = as(await bulk(items, key), 'CreateBulkTransferPayload');
     expect(again).toEqual(first);
@@ -347,7 +373,9 @@ describe('createBulkTransfer', () => {
     const other = await startStack({ sharedSandbox: stack.sandbox });
     try {
       stack.sandbox.requests.clear();
-      const results = await Promise.all(Array.from({ length: 7 }, (_, i) => bulk([{ amount: 100 + i, recipientPhone: '76123456' }], undefined, other)));
+      const results = await Promise.all(
+        Array.from({ length: 7 }, (_, i) => bulk([{ amount: 100 + i, recipientPhone: '76123456' }], undefined, other)),
+      );
       const limited = results.filter((r) => r.__typename === 'RateLimitedError');
       const queued = results.filter((r) => r.__typename === 'CreateBulkTransferPayload');
       // The sandbox clock does not move: exactly 5 calls fit in the window.

@@ -3,6 +3,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
+import type { Json } from '../helpers/sandbox-api.js';
 
 let stacks: TestStack[] = [];
 afterEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 async function health(stack: TestStack) {
   const res = await request(`${stack.gateway.url}/health`);
-  return { status: res.statusCode, headers: res.headers, body: (await res.body.json()) as Record<string, any> };
+  return { status: res.statusCode, headers: res.headers, body: (await res.body.json()) as Record<string, Json> };
 }
 
 describe('GET /health', () => {
@@ -37,7 +38,10 @@ describe('GET /health', () => {
     stacks.push(stack);
     const res = await health(stack);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'degraded', upstream: { reachable: true, authenticated: false, latencyMs: expect.any(Number) } });
+    expect(res.body).toMatchObject({
+      status: 'degraded',
+      upstream: { reachable: true, authenticated: false, latencyMs: expect.any(Number) },
+    });
     // The key never appears in the report.
     expect(JSON.stringify(res.body)).not.toContain('sk_live_');
   });

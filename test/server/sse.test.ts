@@ -36,8 +36,15 @@ async function openStream(url: string, init: RequestInit) {
         buffer = buffer.slice(cut + 2);
         const lines = block.split('\n').filter((l) => !l.startsWith(':')); // ':' lines are keep-alives
         if (lines.length === 0) continue;
-        const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim() ?? 'message';
-        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+        const event =
+          lines
+            .find((l) => l.startsWith('event:'))
+            ?.slice(6)
+            .trim() ?? 'message';
+        const data = lines
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trimStart())
+          .join('\n');
         queue.push({ event, data });
       }
     }
@@ -77,7 +84,7 @@ describe('subscriptions over SSE', () => {
     const attached = probe.paymentEventsAttached();
     const stream = await openStream(stack.gateway.graphqlUrl, {
       method: 'POST',
-      headers: { ...sse, authorization: `Bearer ${stack.staffToken}`, "content-type": "application/json" },
+      headers: { ...sse, authorization: `Bearer ${stack.staffToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: print(PaymentEvents), variables: { kinds: ['charge.success'] } }),
     });
     expect(stream.status).toBe(200);
@@ -110,7 +117,7 @@ describe('subscriptions over SSE', () => {
     const url = new URL(stack.gateway.graphqlUrl);
     url.searchParams.set('query', print(ChargeUpdated));
     url.searchParams.set('variables', JSON.stringify({ reference }));
-    const stream = await openStream(url.toString(), { method: "GET", headers: { ...sse, authorization: `Bearer ${stack.staffToken}` } });
+    const stream = await openStream(url.toString(), { method: 'GET', headers: { ...sse, authorization: `Bearer ${stack.staffToken}` } });
     expect(stream.status).toBe(200);
     await waitFor(() => probe.resourceAttached('charge', reference) >= 1, 'the SSE subscription to be live');
     await waitFor(() => stack.sandbox.requests.count({ method: 'GET', path: `/v1/payment/charges/${reference}` }) >= 1, 'the baseline');
@@ -118,7 +125,9 @@ describe('subscriptions over SSE', () => {
     await submitOtp(stack, reference);
     const next = await stream.next();
     expect(next?.event).toBe('next');
-    expect(JSON.parse(next!.data)).toEqual({ data: { chargeUpdated: { __typename: 'Charge', reference, status: 'SUCCESS', amount: 1500, provider: 'OPA_BF' } } });
+    expect(JSON.parse(next!.data)).toEqual({
+      data: { chargeUpdated: { __typename: 'Charge', reference, status: 'SUCCESS', amount: 1500, provider: 'OPA_BF' } },
+    });
     expect((await stream.next())?.event).toBe('complete');
     stream.close();
     await waitFor(() => probe.resourceOpen('charge', reference) === 0, 'the bus subscription to end');

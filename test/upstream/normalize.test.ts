@@ -57,12 +57,9 @@ describe('amounts', () => {
     expect(parseAmount(' 250 ')).toBe(250);
     expect(parseAmount('1000.00')).toBe(1000);
   });
-  it.each([[1000.5], ['1000.5'], ['10e3'], ['abc'], [''], [null], [Number.NaN], [2 ** 60], [[1000]]])(
-    'rejects non-integer %j',
-    (v) => {
-      expect(() => parseAmount(v)).toThrow(BadBodyError);
-    },
-  );
+  it.each([[1000.5], ['1000.5'], ['10e3'], ['abc'], [''], [null], [Number.NaN], [2 ** 60], [[1000]]])('rejects non-integer %j', (v) => {
+    expect(() => parseAmount(v)).toThrow(BadBodyError);
+  });
 });
 
 describe('timestamps', () => {
@@ -82,12 +79,18 @@ describe('timestamps', () => {
   ])('%s -> %s', (input, expected) => {
     expect(parseTimestamp(input)).toBe(expected);
   });
-  it.each([['not a date'], [''], ['2024-02-30T10:00:00Z'], ['2024-13-01T10:00:00Z'], ['2024-05-01T25:00:00Z'], ['2024-05-01'], [1714558830], [null]])(
-    'rejects %j',
-    (v) => {
-      expect(() => parseTimestamp(v)).toThrow(BadBodyError);
-    },
-  );
+  it.each([
+    ['not a date'],
+    [''],
+    ['2024-02-30T10:00:00Z'],
+    ['2024-13-01T10:00:00Z'],
+    ['2024-05-01T25:00:00Z'],
+    ['2024-05-01'],
+    [1714558830],
+    [null],
+  ])('rejects %j', (v) => {
+    expect(() => parseTimestamp(v)).toThrow(BadBodyError);
+  });
 });
 
 describe('empty strings, providers and wallets', () => {
@@ -207,9 +210,12 @@ describe('charge', () => {
     expect(() => normalizeCharge({ ...chargeFetchRaw, confirmation_attempts: {} })).toThrow(BadBodyError);
   });
   it('normalizes the create form', () => {
-    expect(
-      normalizeCreatedCharge({ reference: 'ch_1', status: 'pay_offline', display_text: 'Dial *144#', live_mode: false }),
-    ).toEqual({ reference: 'ch_1', status: 'pay_offline', displayText: 'Dial *144#', liveMode: false });
+    expect(normalizeCreatedCharge({ reference: 'ch_1', status: 'pay_offline', display_text: 'Dial *144#', live_mode: false })).toEqual({
+      reference: 'ch_1',
+      status: 'pay_offline',
+      displayText: 'Dial *144#',
+      liveMode: false,
+    });
     expect(() => normalizeCreatedCharge({ reference: 'ch_1', status: 'weird', live_mode: false })).toThrow(BadBodyError);
   });
 });
@@ -346,9 +352,7 @@ describe('pagination', () => {
     });
   });
   it('rejects wrong types', () => {
-    expect(() => normalizePagination({ total_records: 'many' }, { page: 1, pageSize: 10, itemCount: 0 })).toThrow(
-      BadBodyError,
-    );
+    expect(() => normalizePagination({ total_records: 'many' }, { page: 1, pageSize: 10, itemCount: 0 })).toThrow(BadBodyError);
   });
 });
 
@@ -384,7 +388,10 @@ describe('bulk transfers', () => {
   it('matches by ext_id, else by amount+phone+wallet, each item once', () => {
     const res = normalizeBulkResult(
       [
-        { data: { amount: 2000, recipient_phone: '70000000', recipient_wallet: 'opb_bf', ext_id: 'b-2' }, errors: { non_field_errors: ['Insufficient balance in opb_bf wallet'] } },
+        {
+          data: { amount: 2000, recipient_phone: '70000000', recipient_wallet: 'opb_bf', ext_id: 'b-2' },
+          errors: { non_field_errors: ['Insufficient balance in opb_bf wallet'] },
+        },
         { data: { amount: '1000', recipient_phone: '76000000', recipient_wallet: 'opa_bf' }, errors: { recipient_phone: ['Invalid.'] } },
         { data: { amount: 1000, recipient_phone: '76000000', recipient_wallet: 'opa_bf' }, errors: { non_field_errors: ['x'] } },
         { data: { amount: 1000, recipient_phone: '76000000', recipient_wallet: 'opa_bf' }, errors: { non_field_errors: ['y'] } },
@@ -409,9 +416,9 @@ describe('bulk transfers', () => {
     expect(res.queuedCount).toBe(0);
   });
   it('ext_id present but unknown stays unmatched', () => {
-    expect(
-      matchBulkFailures([{ amount: 1000, recipientPhone: '76000000', recipientWallet: 'opa_bf', extId: 'nope' }], submitted),
-    ).toEqual([null]);
+    expect(matchBulkFailures([{ amount: 1000, recipientPhone: '76000000', recipientWallet: 'opa_bf', extId: 'nope' }], submitted)).toEqual([
+      null,
+    ]);
   });
   it('takes queuedCount from the message when it states one', () => {
     const failed = [{ data: { amount: 3000, recipient_phone: '68000000' }, errors: { non_field_errors: ['no'] } }];
@@ -460,9 +467,7 @@ describe('failure mapping', () => {
     expect(u.code).toBe('UNKNOWN_ERROR');
     expect(u.upstreamCode).toBe('SOMETHING_NEW');
     expect(u.message).toBe('Weird');
-    expect(map({ status: false, message: 'x', error_code: 'TRANSACTION_NOT_FOUND' }, 'fetchTransfer').code).toBe(
-      'TRANSACTION_NOT_FOUND',
-    );
+    expect(map({ status: false, message: 'x', error_code: 'TRANSACTION_NOT_FOUND' }, 'fetchTransfer').code).toBe('TRANSACTION_NOT_FOUND');
   });
   it('derives codes from messages', () => {
     expect(map({ status: false, message: 'Invalid API key' }, 'fetchBalance').code).toBe('UNAUTHENTICATED');
@@ -472,22 +477,26 @@ describe('failure mapping', () => {
     expect(map({ status: false, message: 'Transfer not found' }, 'fetchTransfer').code).toBe('NOT_FOUND');
     expect(map({ status: false, message: 'Settlement not found' }, 'fetchSettlement').code).toBe('NOT_FOUND');
     expect(map({ status: false, message: 'Settlement not found' }, 'cancelSettlement').code).toBe('NOT_FOUND');
-    expect(
-      map({ status: false, message: 'Settlement can only be cancelled when processing' }, 'cancelSettlement').code,
-    ).toBe('SETTLEMENT_NOT_CANCELLABLE');
-    expect(map({ status: false, message: 'No payment account configured' }, 'createSettlement').code).toBe(
-      'PAYMENT_ACCOUNT_MISSING',
+    expect(map({ status: false, message: 'Settlement can only be cancelled when processing' }, 'cancelSettlement').code).toBe(
+      'SETTLEMENT_NOT_CANCELLABLE',
     );
+    expect(map({ status: false, message: 'No payment account configured' }, 'createSettlement').code).toBe('PAYMENT_ACCOUNT_MISSING');
     expect(
-      map({ status: false, message: 'Validation error', errors: { non_field_errors: ['Create a payment account first'] } }, 'createSettlement')
-        .code,
+      map(
+        { status: false, message: 'Validation error', errors: { non_field_errors: ['Create a payment account first'] } },
+        'createSettlement',
+      ).code,
     ).toBe('PAYMENT_ACCOUNT_MISSING');
     // the payment-account guess applies to settlement creation only
     expect(map({ status: false, message: 'No payment account configured' }, 'createCharge').code).toBe('UNKNOWN_ERROR');
   });
   it('maps an errors object without code to INVALID_DATA with flattened fieldErrors', () => {
     const e = map(
-      { status: false, message: 'Invalid data', errors: { payment_method_details: { phone: ['Invalid phone'] }, non_field_errors: ['Bad'] } },
+      {
+        status: false,
+        message: 'Invalid data',
+        errors: { payment_method_details: { phone: ['Invalid phone'] }, non_field_errors: ['Bad'] },
+      },
       'createCharge',
     );
     expect(e.code).toBe('INVALID_DATA');

@@ -24,7 +24,11 @@ async function setup(answer: unknown, basePath = '', pageParams = { pageParam: '
   return { s: server, c: client };
 }
 
-const createdCharge = { status: true, message: 'Charge created', data: { reference: 'ch_1', status: 'send_otp', display_text: 'Enter the OTP', live_mode: false } };
+const createdCharge = {
+  status: true,
+  message: 'Charge created',
+  data: { reference: 'ch_1', status: 'send_otp', display_text: 'Enter the OTP', live_mode: false },
+};
 
 describe('headers', () => {
   it('GET carries the key and Accept, no Content-Type', async () => {
@@ -54,7 +58,14 @@ describe('bodies', () => {
       amount: 1000,
       payment_method_details: { phone: '76000000', provider: 'opa_bf' },
     });
-    await c.createCharge({ amount: 500, phone: '70000000', provider: 'opb_bf', extId: 'order-9', confirmationMethod: 'ussd', currency: 'XOF' });
+    await c.createCharge({
+      amount: 500,
+      phone: '70000000',
+      provider: 'opb_bf',
+      extId: 'order-9',
+      confirmationMethod: 'ussd',
+      currency: 'XOF',
+    });
     expect(JSON.parse(s.requests[1]!.body)).toEqual({
       amount: 500,
       currency: 'XOF',
@@ -136,8 +147,14 @@ describe('bulk transfer answers', () => {
       status: false,
       message: 'No transfer could be queued',
       failed_transfers: [
-        { data: { amount: 200, recipient_phone: '70000000', recipient_wallet: 'opb_bf', ext_id: null }, errors: { non_field_errors: ['Insufficient balance in opb_bf wallet'] } },
-        { data: { amount: 100, recipient_phone: '76000000', recipient_wallet: 'opa_bf', ext_id: null }, errors: { non_field_errors: ['Insufficient balance in opa_bf wallet'] } },
+        {
+          data: { amount: 200, recipient_phone: '70000000', recipient_wallet: 'opb_bf', ext_id: null },
+          errors: { non_field_errors: ['Insufficient balance in opb_bf wallet'] },
+        },
+        {
+          data: { amount: 100, recipient_phone: '76000000', recipient_wallet: 'opa_bf', ext_id: null },
+          errors: { non_field_errors: ['Insufficient balance in opa_bf wallet'] },
+        },
       ],
     });
     const res = await c.createBulkTransfer(items);

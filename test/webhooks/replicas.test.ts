@@ -79,10 +79,7 @@ describe('two replicas behind one Redis', () => {
     }
     // No second copy anywhere.
     const seconds = subs.map((s) => s.next());
-    const late = await Promise.race([
-      Promise.any(seconds).then(() => 'got another'),
-      new Promise((r) => setTimeout(() => r('none'), 300)),
-    ]);
+    const late = await Promise.race([Promise.any(seconds).then(() => 'got another'), new Promise((r) => setTimeout(() => r('none'), 300))]);
     expect(late).toBe('none');
     await Promise.all(subs.map((s) => s.return()));
     expect(logLines.join('\n')).not.toContain(SECRET);

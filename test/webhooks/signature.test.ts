@@ -10,7 +10,11 @@ const b64 = signBody(body, SECRET, 'sha256-base64');
 describe('signBody', () => {
   it('computes the two documented schemes', () => {
     expect(hex).toBe(createHmac('sha256', SECRET).update(body).digest('hex'));
-    expect(b64).toBe(createHash('sha256').update(Buffer.concat([body, Buffer.from(SECRET)])).digest('base64'));
+    expect(b64).toBe(
+      createHash('sha256')
+        .update(Buffer.concat([body, Buffer.from(SECRET)]))
+        .digest('base64'),
+    );
     expect(hex).toMatch(/^[0-9a-f]{64}$/);
     expect(b64).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(signBody(body.toString('utf8'), SECRET, 'hmac-sha256-hex')).toBe(hex);
@@ -88,10 +92,7 @@ describe('verifySignature', () => {
   });
 
   it('verifies the raw bytes only: unusual spacing, escaped slashes and a raw U+2028', () => {
-    const raw = Buffer.from(
-      '{ "event" :"charge.success",\n  "data":{"url":"https:\\/\\/x","note":"a\u2028b" ,"amount": 1.50}}',
-      'utf8',
-    );
+    const raw = Buffer.from('{ "event" :"charge.success",\n  "data":{"url":"https:\\/\\/x","note":"a\u2028b" ,"amount": 1.50}}', 'utf8');
     const reserialized = Buffer.from(JSON.stringify(JSON.parse(raw.toString('utf8'))), 'utf8');
     expect(reserialized.equals(raw)).toBe(false);
     for (const scheme of ['hmac-sha256-hex', 'sha256-base64'] as const) {
