@@ -30,10 +30,14 @@ export async function fetchChargeWindow(
     total = firstAnswer.pagination.totalRecords;
   }
   const provisional = resolveWindow(request, total ?? Number.MAX_SAFE_INTEGER);
-  const pages = await readRange(upstream, filter, provisional.start, provisional.end, pageSize, firstAnswer);
-  total = pages.total;
-  const { start, end } = resolveWindow(request, total);
-  return { start, items: pages.items.slice(start - pages.start, end - pages.start), total };
+  let pages = await readRange(upstream, filter, provisional.start, provisional.end, pageSize, firstAnswer);
+  const { start, end } = resolveWindow(request, pages.total);
+  // A filtered list can shrink under a cursor (charges leave PENDING): a `before` past the new end moves the
+  // window to the list's end, outside the pages read for the provisional one. Read the window itself then.
+  if (start < pages.start || end > pages.start + pages.items.length) {
+    pages = await readRange(upstream, filter, start, end, pageSize, null);
+  }
+  return { start, items: pages.items.slice(start - pages.start, end - pages.start), total: pages.total };
 }
 
 interface Range {

@@ -314,11 +314,9 @@ describe('charge windows over a page-based list (in-process, stub list)', () => 
     );
   });
 
-  // KNOWN BUG (src/schema/charge-window.ts), marked so that the fix turns this red and it becomes a plain `it`:
-  // a filtered list can shrink (charges leave `status: PENDING`), so a `before` cursor may lie past its end.
-  // The range is then read for the provisional window [before - last, before) while the final window is
-  // [total - last, total): the slice starts at a negative index and returns only the last item.
-  it.fails('a `before` cursor past the end of a list that shrank still gets the last `last` items', async () => {
+  // A filtered list can shrink (charges leave `status: PENDING`), so a `before` cursor may lie past its end:
+  // the window is then the list's last `last` items, not a slice read for the provisional window.
+  it('a `before` cursor past the end of a list that shrank still gets the last `last` items', async () => {
     const { upstream } = stubList(437, 20);
     const request = { lowerBound: 0, upperBound: 438, first: null, last: 58 };
     const window = await fetchChargeWindow(upstream, {}, request, 6);
