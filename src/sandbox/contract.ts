@@ -1,5 +1,5 @@
-// The payment service's contract as the sandbox reads it from the spec
-// (shared/upstream-api.md), written down independently of the gateway's client:
+// The payment service's contract as the sandbox reads it from the service's published
+// interface description, written down independently of the gateway's client:
 // a simulator that shared the client's reading could never catch the client
 // misreading the spec. Where the spec is vague, the sandbox's own pinned-down
 // reading is marked (choice) and documented in README.md.
