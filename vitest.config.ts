@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+/** Test files that mock a module. */
+const MOCKING = ['test/architecture.test.ts'];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships a CJS entry (`main`, what Node loads for us and for yoga)
@@ -11,7 +14,14 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    // Files that replace a module (vi.mock) need a fresh module graph; every other file shares its
+    // worker's modules with the files before it, which saves most of the suite's time (importing the
+    // schema, yoga and the sandbox once per worker instead of once per file). Each file still starts its
+    // own servers on free ports and shares no state but loaded code.
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...MOCKING], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: [...MOCKING], isolate: true } },
+    ],
     // expect.hasAssertions() before every test: a test that asserts nothing fails.
     setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
