@@ -303,7 +303,7 @@ paymentMutation('createCharge', {
     reconcile: async (request, ctx) => {
       if (!request.extId) return null;
       const page = await ctx.upstream.listCharges({ phone: request.phone, provider: request.provider }, { page: 1, pageSize: 100 });
-      const found = page.items.find((c) => c.extId === request.extId);
+      const found = page.items.find((c) => c.extId === request.extId && c.amount === request.amount);
       return found
         ? chargePayload({ reference: found.reference, status: found.status, displayText: '', liveMode: found.liveMode }, request.provider)
         : null;

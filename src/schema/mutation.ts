@@ -6,7 +6,7 @@
 // all of them.
 import type { InputObjectRef, ObjectRef } from '@pothos/core';
 import { ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
-import { runIdempotent } from '../idempotency/run.js';
+import { runIdempotent, scopedKey } from '../idempotency/run.js';
 import type { ClientResource, Scope } from '../auth/index.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
@@ -59,8 +59,12 @@ export interface PaymentMutation<Arg, Request, Payload> {
   /** Input checks, before anything is sent; problems become one ValidationError with field paths. */
   validate?: (arg: Arg, checks: Checks) => void;
   idempotency: IdempotencyRule<Arg, Request, Payload>;
-  /** What is sent to the service, from the argument and the idempotency key (null without one); also what "the same request" means for the key. */
-  request: (arg: Arg, key: string | null) => Request;
+  /**
+   * What is sent to the service, from the argument and the caller's idempotency key (null without one), scoped
+   * to the caller and the operation (so ext_ids derived from it never meet another caller's); also what "the
+   * same request" means for the key.
+   */
+  request: (arg: Arg, scopedKey: string | null) => Request;
   execute: (request: Request, ctx: GatewayContext) => Promise<Payload>;
 }
 
@@ -79,10 +83,12 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
     const rule = spec.idempotency;
     if ('notNeeded' in rule) return spec.execute(spec.request(arg, null), ctx);
     const key = rule.key(arg);
-    const request = spec.request(arg, key);
+    // Only an authenticated caller reaches a mutation (src/caller.ts refuses anonymous operations).
+    const principal = ctx.principal!.subject;
+    const request = spec.request(arg, scopedKey(principal, name, key));
     return runIdempotent({
       store: ctx.idempotency,
-      principal: ctx.principal?.subject ?? 'anonymous',
+      principal,
       log: ctx.log,
       operation: name,
       key,

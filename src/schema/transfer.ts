@@ -143,7 +143,7 @@ paymentMutation('createTransfer', {
     meta: (request): Record<string, string> => (request.extId ? { extId: request.extId } : {}),
     reconcile: async (request, ctx) => {
       const transfer = request.extId ? await transferByExtId(ctx, request.extId) : null;
-      return transfer ? { transfer } : null;
+      return transfer && isSamePayout(transfer, request) ? { transfer } : null;
     },
   },
   execute: async (request, ctx) => {

@@ -11,8 +11,6 @@ import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { waitFor } from '../redis/wait.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from './redis-helpers.js';
 
-const NOTHING = Symbol('nothing');
-
 function paymentEvent(id: string, reference: string | null = 'chk_1'): PaymentEventRecord {
   return {
     id,
@@ -26,17 +24,6 @@ function paymentEvent(id: string, reference: string | null = 'chk_1'): PaymentEv
 
 function change(type: ResourceChange['type'], reference: string, status: string): ResourceChange {
   return { type, reference, status, resource: { reference, status } };
-}
-
-/** The iterator's next value, or NOTHING if none arrives within ms. Leaves the pending next() in place. */
-async function nextWithin<T>(pending: Promise<IteratorResult<T>>, ms: number): Promise<IteratorResult<T> | typeof NOTHING> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof NOTHING>((resolve) => (timer = setTimeout(() => resolve(NOTHING), ms)));
-  try {
-    return await Promise.race([pending, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function tcpSockets(): number {
@@ -70,7 +57,10 @@ describe('in-memory bus', () => {
     await bus.publishPaymentEvent(paymentEvent('e1'));
     expect(await n1).toEqual({ done: false, value: paymentEvent('e1') });
     expect(await n2).toEqual({ done: false, value: paymentEvent('e1') });
-    expect(await nextWithin(s1.next(), 50)).toBe(NOTHING);
+    // Exactly once: the next event s1 sees is the following one, not a second e1.
+    const following = s1.next();
+    await bus.publishPaymentEvent(paymentEvent('e2'));
+    expect(await following).toEqual({ done: false, value: paymentEvent('e2') });
   });
 
   it('routes resource changes by type and reference only', async () => {
@@ -81,7 +71,10 @@ describe('in-memory bus', () => {
     await bus.publishResourceChanged(change('checkout', 'ch_1', 'success'));
     await bus.publishResourceChanged(change('charge', 'ch_1', 'pending'));
     expect(await pending).toEqual({ done: false, value: change('charge', 'ch_1', 'pending') });
-    expect(await nextWithin(charge1.next(), 50)).toBe(NOTHING);
+    // Events reach subscribers in publish order: the next one for ch_1 is the later ch_1 change, so nothing else came.
+    const following = charge1.next();
+    await bus.publishResourceChanged(change('charge', 'ch_1', 'success'));
+    expect(await following).toEqual({ done: false, value: change('charge', 'ch_1', 'success') });
   });
 
   it('works with for await, and return() ends one subscription', async () => {
@@ -188,12 +181,10 @@ describe('redis bus: two replicas', () => {
     expect(await nextA).toEqual({ done: false, value: paymentEvent('evt_shared') });
     expect(await nextB).toEqual({ done: false, value: paymentEvent('evt_shared') });
     // No second copy (e.g. a local dispatch plus the Redis echo).
+    // (Redis delivers in publish order: the next event each replica sees being evt_2 proves no second evt_shared.)
     const againA = onA.next();
     const againB = onB.next();
-    expect(await nextWithin(againA, 300)).toBe(NOTHING);
-    expect(await nextWithin(againB, 300)).toBe(NOTHING);
-
-    // The next one still arrives on the same iterators.
+    // The next one arrives on the same iterators.
     await b.publishPaymentEvent(paymentEvent('evt_2'));
     expect((await againA).value).toEqual(paymentEvent('evt_2'));
     expect((await againB).value).toEqual(paymentEvent('evt_2'));
@@ -207,7 +198,11 @@ describe('redis bus: two replicas', () => {
     await b.publishResourceChanged(change('transfer', 'tr_41', 'success'));
     await b.publishResourceChanged(change('transfer', 'tr_42', 'success'));
     expect(await pending).toEqual({ done: false, value: change('transfer', 'tr_42', 'success') });
-    expect(await nextWithin(sub.next(), 200)).toBe(NOTHING);
+    // In publish order: the next tr_42 change is the later one, so tr_41's never came.
+    const following = sub.next();
+    await b.publishResourceChanged(change('transfer', 'tr_41', 'failed'));
+    await b.publishResourceChanged(change('transfer', 'tr_42', 'failed'));
+    expect(await following).toEqual({ done: false, value: change('transfer', 'tr_42', 'failed') });
     await sub.return();
     // Unsubscribed from Redis once the last local iterator is gone.
     await waitForSubscribers(observer, channel('resourceChanged:transfer:tr_42'), 0).catch(() => undefined);
@@ -234,7 +229,9 @@ describe('redis bus: two replicas', () => {
       const pending = sub.next();
       await waitForSubscribers(observer, channel('paymentEvent'), 1);
       await other.publishPaymentEvent(paymentEvent('foreign'));
-      expect(await nextWithin(pending, 200)).toBe(NOTHING);
+      await a.publishPaymentEvent(paymentEvent('own'));
+      // The foreign event was published first; the first this namespace's subscriber sees is its own.
+      expect(await pending).toEqual({ done: false, value: paymentEvent('own') });
       await sub.return();
     } finally {
       await other.close();

@@ -1,11 +1,9 @@
-// Waits for a condition (polled), failing with `what` after a generous deadline.
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+// The shared condition wait, and a race against a timer for the fail-fast bounds of Redis outages.
+import { waitFor as waitForCondition } from '../helpers/wait.js';
+
+/** Redis restarts take a moment: a longer deadline than the shared default. */
+export const waitFor = (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  waitForCondition(condition, what, timeoutMs);
 
 /** Settles with the promise's outcome, or 'timer' if a timer of `ms` fires first. */
 export async function beforeTimer<T>(

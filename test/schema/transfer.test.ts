@@ -10,6 +10,7 @@ import type { BulkTransferItemInput, CreateTransferInput, TransferTestPageQuery 
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { extIdForKey } from '../../src/idempotency/ext-id.js';
+import { scopedKey } from '../../src/idempotency/run.js';
 import { as, uniqueKey } from './support.js';
 
 const CreateTransfer = graphql(`
@@ -111,8 +112,8 @@ describe('createTransfer', () => {
       recipientPhone: '76123456',
       recipientWallet: 'OPA_BF',
       status: 'PENDING',
-      // Without an extId of the caller's, the gateway tags the payout with one derived from the key (to find it again).
-      extId: extIdForKey(key),
+      // Without an extId of the caller's, the gateway tags the payout with one derived from the caller's key (to find it again).
+      extId: extIdForKey(scopedKey('test-staff', 'createTransfer', key)),
       liveMode: false,
     });
     expect(typeof result.transfer.feePercent).toBe('number');
