@@ -2,6 +2,8 @@
 // generated from the committed schema.graphql. The output (test/gql/) is not
 // committed: `npm test` regenerates it first (pretest), so a schema change
 // that breaks an operation breaks the typecheck on every run, CI included.
+// The client kit (client/generated/, committed) has its own config: codegen.client.ts;
+// `npm run codegen` runs both.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {

@@ -27,7 +27,7 @@ export async function principalFrom(tokens: TokenVerifier, authorization: string
   try {
     return await tokens.verifyAuthorization(authorization);
   } catch (err) {
-    if (err instanceof AuthError) throw unauthenticated(err.message);
+    if (err instanceof AuthError) throw unauthenticated(err.reason);
     throw err;
   }
 }

@@ -9,6 +9,9 @@ export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+export const TRUSTED_DOCUMENTS_MODES = ['off', 'allow', 'enforce'] as const;
+export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
@@ -22,6 +25,7 @@ const httpUrl = z
   .url()
   .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://');
 const hmacSecret = z.string().refine((s) => Buffer.byteLength(s, 'utf8') >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes`);
+const booleanFlag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const durationSeconds = z.string().transform((text, ctx) => {
   const seconds = parseDurationSeconds(text);
   if (seconds === null) ctx.addIssue({ code: 'custom', message: 'must be seconds or a duration such as 90s, 15m, 1h, 1d' });
@@ -50,13 +54,39 @@ const envSchema = z.object({
     .optional(),
   SANDBOX_PORT: port.default(4010),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** How often /health/ready checks the payment service and Redis (and how stale its answer may be). */
+  HEALTH_PROBE_MS: positiveInt.default(5_000),
   /** First interval of the pollers that follow a resource for subscriptions; 0 turns polling off. */
   SUBSCRIPTION_POLL_MS: z.coerce.number().int().min(0).default(2_000),
   SUBSCRIPTION_POLL_MAX_MS: positiveInt.default(30_000),
+  /** How long the event log keeps events (resume with `after`, the `events` history). */
+  EVENT_RETENTION_HOURS: positiveInt.default(72),
+  /** A resource created through the gateway that no event moved for this long is fetched (reconciliation). */
+  RECONCILE_AFTER_MS: positiveInt.default(120_000),
+  /** A resource still not final this long after its creation gives a reconciliation.stuck event. */
+  RECONCILE_STUCK_HOURS: positiveInt.default(24),
   /** Most subscriptions one WebSocket connection may hold. */
   WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
   /** Largest WebSocket message accepted, in bytes. */
   WS_MAX_FRAME_BYTES: positiveInt.default(64 * 1024),
+  // Bounded cost per request (src/limits/): see the README's "Limits".
+  WS_MAX_CONNECTIONS_PER_IP: positiveInt.default(100),
+  MAX_BODY_BYTES: positiveInt.default(64 * 1024),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  MAX_DEPTH: positiveInt.default(10),
+  MAX_ALIASES: positiveInt.default(15),
+  MAX_TOKENS: positiveInt.default(2_000),
+  MAX_DIRECTIVES: positiveInt.default(50),
+  MAX_COST: positiveInt.default(5_000),
+  MAX_UPSTREAM_CALLS_PER_OPERATION: positiveInt.default(50),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  RATE_LIMIT_MONEY_PER_MINUTE: positiveInt.default(30),
+  /** Comma-separated origins allowed by CORS and on the WebSocket upgrade; `http://host:*` allows any port. */
+  CORS_ORIGINS: z.string().optional(),
+  /** Default: on in sandbox mode, off in live mode. */
+  GRAPHIQL: booleanFlag.optional(),
+  INTROSPECTION: booleanFlag.optional(),
   /** HS256 key of staff tokens. */
   AUTH_JWT_SECRET: hmacSecret.optional(),
   /** RS256/ES256 keys of staff tokens, e.g. the merchant's identity provider. */
@@ -66,6 +96,18 @@ const envSchema = z.object({
   CLIENT_TOKEN_TTL: durationSeconds.default(3600),
   /** HS256 key of client tokens; default: derived from AUTH_JWT_SECRET. */
   CLIENT_TOKEN_SECRET: hmacSecret.optional(),
+  /** off: any document; allow: any document, or a manifest document by its hash; enforce: manifest documents only. */
+  TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).optional(),
+  /** Comma-separated paths of extra manifests (hash -> document JSON), merged with the built-in one. */
+  TRUSTED_DOCUMENTS_MANIFEST: z
+    .string()
+    .transform((list) => list.split(',').flatMap((path) => (path.trim() ? [path.trim()] : [])))
+    .optional(),
+  /** Bearer token /metrics asks for; live mode without it: /metrics is off. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** OTLP/HTTP collector base URL (traces go to <url>/v1/traces); unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('momo-gateway'),
 });
 
 export interface UpstreamConfig {
@@ -97,12 +139,52 @@ export interface Config {
   redisUrl: string | null;
   sandboxPort: number;
   logLevel: LogLevel;
+  healthProbeMs: number;
   subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number; maxFrameBytes: number };
+  events: { retentionMs: number; reconcileAfterMs: number; reconcileStuckMs: number };
   auth: AuthConfig;
+  trustedDocuments: { mode: TrustedDocumentsMode; extraManifests: string[] };
+  limits: LimitsConfig;
+  observability: ObservabilityConfig;
 }
 
+/** /metrics and tracing (src/observability/). */
+export interface ObservabilityConfig {
+  /** Null: /metrics is open in sandbox mode and off in live mode. */
+  metricsToken: string | null;
+  /** OTLP/HTTP collector base URL; null: no tracing. */
+  otlpEndpoint: string | null;
+  serviceName: string;
+}
+
+/** What one caller may cost the gateway and the payment service (src/limits/). */
+export interface LimitsConfig {
+  maxBodyBytes: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  wsMaxConnectionsPerIp: number;
+  armor: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number; fieldSuggestions: boolean };
+  maxUpstreamCallsPerOperation: number;
+  rateLimitPerMinute: number;
+  rateLimitMoneyPerMinute: number;
+  /** Exact origins, or `scheme://host:*` patterns. */
+  corsOrigins: string[];
+  graphiql: boolean;
+  introspection: boolean;
+}
+
+/** A frontend in development (any port of localhost) works against the sandbox with no configuration. */
+export const SANDBOX_CORS_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+
 /** Names of the variables whose values must never be shown. */
-const SECRET_VARIABLES = new Set(['PAYMENT_API_KEY', 'WEBHOOK_SECRET', 'REDIS_URL', 'AUTH_JWT_SECRET', 'CLIENT_TOKEN_SECRET']);
+const SECRET_VARIABLES = new Set([
+  'PAYMENT_API_KEY',
+  'WEBHOOK_SECRET',
+  'REDIS_URL',
+  'AUTH_JWT_SECRET',
+  'CLIENT_TOKEN_SECRET',
+  'METRICS_TOKEN',
+]);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const e = parseEnv(envSchema, env);
@@ -123,10 +205,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('CLIENT_TOKEN_SECRET is required when PAYMENT_BASE_URL is set and AUTH_JWKS_URL is the only auth key');
   }
 
+  const live = e.PAYMENT_BASE_URL !== undefined;
   return {
     port: e.PORT,
     host: e.HOST,
-    mode: e.PAYMENT_BASE_URL ? 'live' : 'sandbox',
+    mode: live ? 'live' : 'sandbox',
     upstream: {
       baseUrl: e.PAYMENT_BASE_URL ?? null,
       apiKey: e.PAYMENT_API_KEY ?? null,
@@ -139,11 +222,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
+    healthProbeMs: e.HEALTH_PROBE_MS,
+    events: {
+      retentionMs: e.EVENT_RETENTION_HOURS * 3_600_000,
+      reconcileAfterMs: e.RECONCILE_AFTER_MS,
+      reconcileStuckMs: e.RECONCILE_STUCK_HOURS * 3_600_000,
+    },
     subscriptions: {
       pollInitialMs: e.SUBSCRIPTION_POLL_MS,
       pollMaxMs: e.SUBSCRIPTION_POLL_MAX_MS,
       maxPerConnection: e.WS_MAX_SUBSCRIPTIONS,
       maxFrameBytes: e.WS_MAX_FRAME_BYTES,
+    },
+    trustedDocuments: {
+      // Sandbox: off, so GraphiQL and ad-hoc documents just work. Live: allow, so frontends can send
+      // hashes from day one; production frontends should set enforce (see the README).
+      mode: e.TRUSTED_DOCUMENTS ?? (e.PAYMENT_BASE_URL ? 'allow' : 'off'),
+      extraManifests: e.TRUSTED_DOCUMENTS_MANIFEST ?? [],
     },
     auth: {
       jwtSecret: e.AUTH_JWT_SECRET ?? null,
@@ -153,7 +248,49 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientTokenTtlSeconds: e.CLIENT_TOKEN_TTL,
       clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? (e.AUTH_JWT_SECRET ? deriveClientTokenSecret(e.AUTH_JWT_SECRET) : null),
     },
+    observability: {
+      metricsToken: e.METRICS_TOKEN ?? null,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+      serviceName: e.OTEL_SERVICE_NAME,
+    },
+    limits: {
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      wsMaxConnectionsPerIp: e.WS_MAX_CONNECTIONS_PER_IP,
+      armor: {
+        maxDepth: e.MAX_DEPTH,
+        maxAliases: e.MAX_ALIASES,
+        maxTokens: e.MAX_TOKENS,
+        maxDirectives: e.MAX_DIRECTIVES,
+        maxCost: e.MAX_COST,
+        // "Did you mean ...?" would map the schema for someone who may not introspect it.
+        fieldSuggestions: !live || e.INTROSPECTION === true,
+      },
+      maxUpstreamCallsPerOperation: e.MAX_UPSTREAM_CALLS_PER_OPERATION,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      rateLimitMoneyPerMinute: e.RATE_LIMIT_MONEY_PER_MINUTE,
+      corsOrigins: e.CORS_ORIGINS !== undefined ? parseOrigins(e.CORS_ORIGINS) : live ? [] : SANDBOX_CORS_ORIGINS,
+      graphiql: e.GRAPHIQL ?? !live,
+      introspection: e.INTROSPECTION ?? !live,
+    },
   };
+}
+
+const ORIGIN = /^https?:\/\/[^/\s:]+(:(\d+|\*))?$/;
+
+function parseOrigins(list: string): string[] {
+  const origins = list
+    .split(',')
+    .map((o) => o.trim().replace(/\/$/, ''))
+    .filter((o) => o !== '');
+  const bad = origins.find((o) => !ORIGIN.test(o));
+  if (bad) {
+    throw new ConfigError(
+      `CORS_ORIGINS is invalid: ${JSON.stringify(bad)} is not an origin such as https://shop.example or http://localhost:*`,
+    );
+  }
+  return origins;
 }
 
 const sandboxEnvSchema = z.object({

@@ -3,8 +3,16 @@
 // errors with a stable extensions.code; anything unexpected is replaced by a
 // generic message and the request id, and only the server log has the detail.
 // No API key, upstream URL, stack trace or upstream internals cross this line.
+//
+// It is also where every error gets its French: each GraphQL error a client
+// receives carries `extensions.messageFr`, whether we raised it (the catalogue
+// of src/errors/top-level.ts gives both languages) or a library did
+// (graphql-js's validation and variable errors, yoga's request errors: see
+// src/errors/graphql-fr.ts), over HTTP, SSE and WebSocket alike.
 import { GraphQLError } from 'graphql';
-import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { frenchOf } from './errors/graphql-fr.js';
+import { topLevelError, upstreamFailureText } from './errors/top-level.js';
 import type { Logger } from './logger.js';
 import { UpstreamCallError } from './upstream/errors.js';
 
@@ -14,18 +22,14 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
   if (original instanceof UpstreamCallError) {
     if (original.code === 'UNAUTHENTICATED' || original.code === 'FORBIDDEN') {
       log.error('payment service rejected the API key', { requestId, status: original.httpStatus });
-      return new GraphQLError('The gateway could not authenticate with the payment service. The operator must check its API key.', {
-        ...where,
-        extensions: { code: 'UPSTREAM_UNAUTHENTICATED', requestId },
-      });
+      return topLevelError('UPSTREAM_UNAUTHENTICATED', undefined, { ...where, extensions: { requestId } });
     }
     log.warn('payment service call failed', { requestId, code: original.code, fault: original.fault, status: original.httpStatus });
-    return new GraphQLError(
-      original.retryable
-        ? 'The payment service is unavailable right now. Try again in a moment.'
-        : 'The payment service could not complete this request.',
-      { ...where, extensions: { code: original.code, retryable: original.retryable, requestId } },
-    );
+    const text = upstreamFailureText(original.code, original.retryable);
+    return new GraphQLError(text.en, {
+      ...where,
+      extensions: { code: original.code, messageFr: text.fr, retryable: original.retryable, requestId },
+    });
   }
   // Errors of the request itself (syntax, validation, variables: no path) and
   // the GraphQLErrors our resolvers raise on purpose (always with a code) carry
@@ -35,10 +39,33 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
   // resolve"), i.e. unexpected.
   if (original === undefined || original instanceof GraphQLError) {
     const code = error.extensions?.code ?? original?.extensions?.code;
-    if (error.path === undefined || typeof code === 'string') return error;
+    if (error.path === undefined || typeof code === 'string') return withFrench(error);
   }
   log.error('unexpected error while resolving', { requestId, error: original ?? error });
-  return new GraphQLError('Unexpected error.', { ...where, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
+  return topLevelError('INTERNAL_SERVER_ERROR', undefined, { ...where, extensions: { requestId } });
+}
+
+/** The error with `extensions.messageFr` (itself when it has one). */
+export function withFrench(error: GraphQLError): GraphQLError {
+  if (typeof error.extensions?.messageFr === 'string') return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    // Only a GraphQLError may stay behind it: yoga masks an error whose origin is anything else.
+    originalError: error.originalError instanceof GraphQLError ? error.originalError : undefined,
+    extensions: { ...error.extensions, messageFr: frenchOf(error) },
+  });
+}
+
+type MaybeErrors = { errors?: readonly GraphQLError[] };
+
+function frenchResult<T>(result: T): T {
+  if (Array.isArray(result)) return result.map(frenchResult) as T;
+  const errors = (result as MaybeErrors | null)?.errors;
+  if (!errors?.length || isAsyncIterable(result)) return result;
+  return { ...(result as object), errors: errors.map((e) => (e instanceof GraphQLError ? withFrench(e) : e)) } as T;
 }
 
 export function useClientSafeErrors(log: Logger): Plugin<{ requestId?: string }> {
@@ -49,6 +76,22 @@ export function useClientSafeErrors(log: Logger): Plugin<{ requestId?: string }>
       setResult({ ...result, errors: result.errors.map((e) => toClientError(e, requestId, log)) } as never);
     };
   return {
+    // Request errors: a document that does not parse or validate (over WebSocket these never reach onResultProcess).
+    onParse:
+      () =>
+      ({ result, replaceParseResult }) => {
+        if (result instanceof GraphQLError) replaceParseResult(withFrench(result));
+      },
+    onValidate:
+      () =>
+      ({ result, setResult }) => {
+        if (result.length > 0) setResult(result.map((e) => (e instanceof GraphQLError ? withFrench(e) : e)) as GraphQLError[]);
+      },
+    // The last word over HTTP: whatever yoga answers without executing (a bad token in the context, a
+    // request that is not GraphQL, a masked error) gets its French too.
+    onResultProcess: ({ result, setResult }) => {
+      if (!isAsyncIterable(result)) setResult(frenchResult(result));
+    },
     onExecute: ({ args }) => ({
       onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, rewrite(args.contextValue.requestId ?? 'unknown') as never),
     }),

@@ -6,16 +6,24 @@
 import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken } from './auth/index.js';
 import type { Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { realClock, type Clock } from './reconcile/clock.js';
+import { startReconciler, type Reconciler } from './reconcile/reconciler.js';
+import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js';
 import { createHealthProbe } from './health.js';
+import { startReadinessProbe, type ReadinessProbe } from './readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
+import { createRateLimits } from './limits/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
+import { observedIdempotencyStore } from './idempotency/observed.js';
+import { createObservability } from './observability/index.js';
 import { checkRedisForLiveMode, connectRedis } from './redis/index.js';
-import { memoryDeduplicator, redisDeduplicator } from './webhooks/dedupe.js';
+import { DEFAULT_DEDUPE_TTL_MS } from './webhooks/dedupe.js';
 import type { Logger } from './logger.js';
 import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './server.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { createWebhookHandler } from './webhooks/receiver.js';
+import { loadTrustedDocuments } from './trusted-documents.js';
 
 export interface RunningGateway {
   url: string;
@@ -24,7 +32,11 @@ export interface RunningGateway {
   upstream: UpstreamClient;
   bus: EventBus;
   live: LiveUpdates;
+  /** Watches resources created through the gateway until final (live reconciliation). */
+  reconciler: Reconciler;
   server: GatewayServer;
+  /** What GET /health/ready reports. */
+  readiness: ReadinessProbe;
   /** Sandbox mode: a token with every scope, valid 12 hours, for GraphiQL and scripts. */
   developmentToken: MintedToken | null;
   close(): Promise<void>;
@@ -37,9 +49,14 @@ export interface StartGatewayOptions {
   upstream?: { baseUrl: string; apiKey: string };
   /** Webhook secret to use when the configuration has none (sandbox mode generates one). */
   webhookSecret?: string;
+  /** Benchmarks only: run without the limits of src/limits/ to measure what they cost. */
+  withoutLimits?: boolean;
+  /** The reconciler's time (tests hand in a manual clock); default: the real one. */
+  clock?: Clock;
 }
 
 const DEVELOPMENT_TOKEN_TTL_SECONDS = 12 * 60 * 60;
+const SHUTDOWN_MARGIN_MS = 5_000;
 
 export async function startGateway(config: Config, log: Logger, options: StartGatewayOptions = {}): Promise<RunningGateway> {
   const cleanup: Array<() => Promise<unknown>> = [];
@@ -62,13 +79,19 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     // A Redis that evicts keys could drop an idempotency key and let a payment be made twice.
     if (redis && config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);
 
-    const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey });
+    // Closed last: spans of the last operations are exported after the server has stopped.
+    const observability = await createObservability(config.observability, config.mode, log);
+    cleanup.push(() => observability.close());
+
+    const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey }, { observe: observability.observeUpstreamCall });
     cleanup.push(() => upstream.close());
 
-    const bus = await createEventBus({ redis, log });
+    const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs });
     cleanup.push(() => bus.close());
-    const idempotency = redis ? redisIdempotencyStore(redis) : memoryIdempotencyStore();
-    const dedupe = redis ? redisDeduplicator(redis) : memoryDeduplicator();
+    const idempotency = observedIdempotencyStore(
+      redis ? redisIdempotencyStore(redis) : memoryIdempotencyStore(),
+      observability.observeIdempotency,
+    );
 
     const live = createLiveUpdates({
       bus,
@@ -78,6 +101,18 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     });
     cleanup.push(async () => live.close());
 
+    // Resources created through the gateway are watched until final, so a webhook that never comes is made up for.
+    const reconciler = startReconciler({
+      store: redis ? redisReconcileStore(redis, { itemTtlMs: config.events.reconcileStuckMs + 24 * 3_600_000 }) : memoryReconcileStore(),
+      bus,
+      upstream,
+      clock: options.clock ?? realClock(),
+      log,
+      afterMs: config.events.reconcileAfterMs,
+      stuckMs: config.events.reconcileStuckMs,
+    });
+    cleanup.push(() => reconciler.stop());
+
     if (!webhookSecret) log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
     const webhook = webhookSecret
       ? {
@@ -85,12 +120,15 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
           handle: createWebhookHandler({
             secret: webhookSecret,
             scheme: config.webhook.scheme,
-            dedupe,
-            publish: async (event) => {
-              await bus.publishPaymentEvent(event);
-              live.onWebhook(event);
+            // In the log before the 200 (de-duplicated in the same atomic step): every replica delivers it from there.
+            accept: async (event) => {
+              const result = await bus.publishPaymentEventOnce(event, DEFAULT_DEDUPE_TTL_MS);
+              if (result.duplicate) return { duplicate: true, seq: result.seq };
+              live.onWebhook(result.event);
+              return { duplicate: false, seq: result.event.seq };
             },
             log,
+            observe: observability.observeWebhook,
           }),
         }
       : null;
@@ -110,19 +148,56 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
           })
         : null;
 
+    const readiness = startReadinessProbe({ upstream, redis: redis?.commands ?? null, intervalMs: config.healthProbeMs, log });
+    cleanup.push(async () => readiness.stop());
+
     const server = createGatewayServer({
-      services: { upstream, idempotency, live, log, tokens, pageSize: config.upstream.pageSize },
+      services: {
+        upstream,
+        idempotency,
+        live,
+        log,
+        tokens,
+        pageSize: config.upstream.pageSize,
+        resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
+        limitServices: options.withoutLimits
+          ? undefined
+          : {
+              maxUpstreamCallsPerOperation: config.limits.maxUpstreamCallsPerOperation,
+              rateLimits: createRateLimits(config.limits, redis, log, (kind) => observability.observeRateLimitRefusal(kind)),
+            },
+      },
+      limits: config.limits,
+      limitsOff: options.withoutLimits ?? false,
       graphiqlToken: developmentToken?.token ?? null,
+      // Read and checked now: a missing or inconsistent manifest stops the start.
+      trustedDocuments: loadTrustedDocuments(config.trustedDocuments),
       maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
       maxFrameBytes: config.subscriptions.maxFrameBytes,
+      // A payment call in flight ends within its own deadline; the margin covers recording its result.
+      drainTimeoutMs: config.upstream.timeoutMs + SHUTDOWN_MARGIN_MS,
       webhook,
       health: createHealthProbe(upstream, config.mode),
+      readiness,
+      observability,
     });
     const url = await server.listen(config.port, config.host);
     cleanup.push(() => server.close());
 
     const webhookUrl = webhook ? `${url}${webhook.path}` : null;
-    return { url, graphqlUrl: `${url}${GRAPHQL_PATH}`, webhookUrl, upstream, bus, live, server, developmentToken, close: closeAll };
+    return {
+      url,
+      graphqlUrl: `${url}${GRAPHQL_PATH}`,
+      webhookUrl,
+      upstream,
+      bus,
+      live,
+      reconciler,
+      server,
+      readiness,
+      developmentToken,
+      close: closeAll,
+    };
   } catch (err) {
     await closeAll();
     throw err;

@@ -12,21 +12,52 @@ import { useServer } from 'graphql-ws/use/ws';
 import { schema } from './schema/index.js';
 import { createContext, type GatewayContext, type GatewayServices } from './schema/context.js';
 import { useClientSafeErrors } from './error-masking.js';
+import { maskUnexpected, maskedError, withRequestId } from './traceable-errors.js';
+import { topLevelError, topLevelErrorBody } from './errors/top-level.js';
 import { callerFromHttp, clientIpOf, principalFrom, requestIdFrom, useAuthentication } from './caller.js';
 import type { Principal } from './auth/index.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './schema/audit.js';
 import type { HealthProbe } from './health.js';
+import type { LimitsConfig } from './config.js';
+import {
+  admitBody,
+  connectionSlots,
+  corsOptions,
+  headerOf,
+  limitPlugins,
+  originPolicy,
+  serverTimeouts,
+  useBrowserSafety,
+  useCompressedHtml,
+  useNoIntrospection,
+} from './limits/index.js';
+import type { ReadinessProbe } from './readiness.js';
+import { createDrain } from './drain.js';
+import { graphiqlTabs } from './graphiql-tabs.js';
+import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
+import type { Observability } from './observability/index.js';
 
 export interface GatewayServerOptions {
   services: GatewayServices;
   webhook: { path: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | null;
   health: HealthProbe;
+  readiness: ReadinessProbe;
+  /** TRUSTED_DOCUMENTS=allow|enforce: the manifest (src/trusted-documents.ts); null or absent: off. */
+  trustedDocuments?: TrustedDocuments | null;
   /** A token GraphiQL puts in its Authorization header (sandbox mode's development token). */
   graphiqlToken?: string | null;
   /** Most subscriptions one WebSocket connection may hold at once. */
   maxSubscriptionsPerConnection?: number;
   /** Largest WebSocket frame accepted, in bytes. */
   maxFrameBytes?: number;
+  /** Bounded cost per request, browser safety, live-mode hardening (src/limits/, README "Limits"). */
+  limits: LimitsConfig;
+  /** Benchmarks only: no armor, upstream budget, rate limits, body or connection caps (browser safety stays). */
+  limitsOff?: boolean;
+  /** How long close() waits for operations in flight (a payment call's own deadline plus a margin). */
+  drainTimeoutMs?: number;
+  /** GET /metrics, the per-operation plugin (log line, metrics, span) and connection counts (src/observability/). */
+  observability?: Pick<Observability, 'metricsEndpoint' | 'plugins' | 'observeConnection'>;
 }
 
 export interface GatewayServer {
@@ -37,17 +68,6 @@ export interface GatewayServer {
 }
 
 export const GRAPHQL_PATH = '/graphql';
-
-const GRAPHIQL_DEFAULT_QUERY = `# Mobile-money payments gateway. Sandbox test numbers: OPA_BF 76000000, OPB_BF 70000000; OTP 123456.
-# Try: createCharge, then submitChargeOtp; subscribe to chargeUpdated in another tab.
-query Balance {
-  balance {
-    currency
-    collection { available pending }
-    wallets { wallet available pending }
-  }
-}
-`;
 
 /** A socket whose token expires is closed (4403): the client refreshes its token and reconnects. */
 function closeWhenExpired(
@@ -83,6 +103,30 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     }
   };
   const maxSubscriptions = options.maxSubscriptionsPerConnection ?? 50;
+  const { limits } = options;
+  const origins = originPolicy(limits.corsOrigins);
+  const wsSlots = connectionSlots(limits.wsMaxConnectionsPerIp);
+  const limitsPlugins = [
+    ...useBrowserSafety(),
+    ...(limits.introspection ? [] : [useNoIntrospection()]),
+    ...(limits.graphiql ? [useCompressedHtml()] : []),
+    ...(options.limitsOff
+      ? []
+      : limitPlugins({
+          limits,
+          rateLimits: services.limitServices?.rateLimits ?? null,
+          moneyMoving: MONEY_MOVING_MUTATIONS,
+          maxSubscriptions,
+        })),
+  ];
+  // A page of an unlisted site may not open a socket; a client without Origin (a server) may. Then the per-IP cap.
+  const verifyUpgrade = (req: IncomingMessage, done: (ok: boolean, code?: number, message?: string) => void) => {
+    if (!origins.allows(headerOf(req.headers, 'origin'), req.headers.host)) return done(false, 403, 'Origin not allowed');
+    if (!options.limitsOff && !wsSlots.acquire(clientIpOf(req) ?? 'unknown', req.socket))
+      return done(false, 429, 'Too many connections from this address');
+    done(true);
+  };
+  const drain = createDrain();
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -91,17 +135,23 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     // errors and masks the unexpected with a request id; yoga's masking stays on behind it as a
     // net for anything raised outside execution. isDev is pinned off: NODE_ENV=development must
     // never put stack traces in responses.
-    maskedErrors: { isDev: false },
+    maskedErrors: { isDev: false, maskError: maskUnexpected(services.log) },
     logging: false,
     landingPage: false,
+    // Browser safety (src/limits/origins.ts): CORS for CORS_ORIGINS only, never with credentials; no uploads.
+    cors: corsOptions(origins),
+    multipart: false,
     renderGraphiQL,
-    graphiql: {
+    graphiql: limits.graphiql && {
       title: 'Mobile-money payments gateway',
       subscriptionsProtocol: 'WS',
-      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+      // One tab per flow, from the client kit's documents (src/graphiql-tabs.ts).
+      defaultTabs: graphiqlTabs(options.graphiqlToken ?? null),
       ...(options.graphiqlToken
         ? {
             headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken}` }),
+            // Tabs the user opens get the token too.
+            defaultHeaders: JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken}` }),
             // graphql-ws carries the token in connection_init, not in a header.
             connectionParams: { authorization: `Bearer ${options.graphiqlToken}` },
           }
@@ -120,16 +170,49 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
             }
           : await callerFromHttp(services.tokens, initial.request!, initial.req),
       ),
-    plugins: [useClientSafeErrors(services.log), useAuthentication(auditAnonymousMoneyMoves)],
+    // Observability right after the masking, so it records what the client got, and before anything
+    // that may stop an operation (a plugin that stops one skips the hooks of those after it).
+    plugins: [
+      useClientSafeErrors(services.log),
+      ...(options.observability?.plugins ?? []),
+      drain.plugin,
+      ...limitsPlugins,
+      useAuthentication(auditAnonymousMoneyMoves),
+      ...(options.trustedDocuments ? useTrustedDocuments(options.trustedDocuments) : []),
+    ],
   });
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverTimeouts(limits), (req, res) => {
+    // A request reaching a closing server (on a kept-alive connection) is turned away before it can
+    // start anything; the client retries on another replica.
+    if (drain.draining) {
+      res
+        .writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' })
+        .end(JSON.stringify({ errors: [topLevelErrorBody('SERVICE_UNAVAILABLE', 'shutting_down')] }));
+      return;
+    }
+    drain.trackResponse(res);
     const path = (req.url ?? '/').split('?')[0];
     if (options.webhook && path === options.webhook.path) {
       options.webhook.handle(req, res).catch((err: unknown) => {
         services.log.error('webhook handler failed', { error: err });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"ok":false}');
       });
+      return;
+    }
+    if (path === '/health/live' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{"live":true}');
+      return;
+    }
+    if (path === '/health/ready' && req.method === 'GET') {
+      const report = options.readiness.current();
+      res
+        .writeHead(report.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify(report));
+      return;
+    }
+    if (path === '/metrics' && options.observability?.metricsEndpoint) {
+      options.observability.metricsEndpoint(req, res);
       return;
     }
     if (path === '/health' && req.method === 'GET') {
@@ -142,10 +225,32 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       res.writeHead(302, { location: GRAPHQL_PATH }).end();
       return;
     }
-    void yoga(req, res);
+    // One id per request: its context and log lines, and any error masked outside execution (src/traceable-errors.ts).
+    const requestId = requestIdFrom(headerOf(req.headers, 'x-request-id'));
+    req.headers['x-request-id'] = requestId;
+    withRequestId(requestId, () => {
+      if (options.limitsOff) return void yoga(req, res);
+      // 413 above MAX_BODY_BYTES before yoga parses anything.
+      admitBody(req, res, limits.maxBodyBytes).then(
+        (admitted) => {
+          if (admitted) void yoga(req, res);
+        },
+        () => req.destroy(), // the client went away while sending
+      );
+    });
   });
 
-  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: options.maxFrameBytes ?? 64 * 1024 });
+  const wsServer = new WebSocketServer({
+    server,
+    path: GRAPHQL_PATH,
+    maxPayload: options.maxFrameBytes ?? 64 * 1024,
+    verifyClient: (info, done) => verifyUpgrade(info.req, done),
+  });
+  if (options.observability) {
+    const { observeConnection } = options.observability;
+    server.on('connection', (socket) => observeConnection('http', socket));
+    wsServer.on('connection', (socket) => observeConnection('ws', socket));
+  }
   // The ids of the operations each socket holds. A set of ids, not a counter: graphql-ws runs the
   // subscribe messages of one socket concurrently (so a slot is taken before the first await, or a
   // burst would pass the check together), and it calls onError for an operation refused here and
@@ -185,11 +290,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       onSubscribe: async (ctx, id, params) => {
         const operations = operationsOf(ctx.extra.socket);
         if (operations.size >= maxSubscriptions) {
-          return [
-            new GraphQLError(`At most ${maxSubscriptions} operations may run at once on one connection.`, {
-              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' },
-            }),
-          ];
+          return [topLevelError('TOO_MANY_SUBSCRIPTIONS', { max: maxSubscriptions, over: 'connection' })];
         }
         operations.add(id);
         try {
@@ -223,7 +324,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           // A query that does not parse is this operation's error; thrown, graphql-ws would close the
           // socket (4500) and end every other operation on it.
           if (err instanceof GraphQLError) return [err];
-          throw err;
+          // Thrown, it would close the socket (4500) with nothing logged: masked, logged, this operation only.
+          return [maskedError(err, services.log)];
         }
       },
       onComplete: (ctx, id) => {
@@ -248,11 +350,16 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`);
         });
       }),
+    // Stop accepting, end subscriptions (graphql-ws sends `complete`), let every operation in flight
+    // finish and record its result, then close the WebSockets (1001) and what is left.
     close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const drained = await drain.drain(options.drainTimeoutMs ?? 20_000);
+      if (!drained) services.log.warn('shutdown deadline reached with operations still in flight');
       await wsDisposer.dispose();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await yoga.dispose();
     },
   };

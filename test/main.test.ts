@@ -110,7 +110,8 @@ it('delivers the sandbox webhook to a live subscription when the OTP is submitte
     );
     expect(submitted.data!.submitChargeOtp).toMatchObject({ charge: { status: 'SUCCESS' } });
     await done;
-    expect(updates).toEqual([expect.objectContaining({ status: 'SUCCESS' })]);
+    // The current state first, then the change.
+    expect(updates).toEqual([expect.objectContaining({ status: 'SEND_OTP' }), expect.objectContaining({ status: 'SUCCESS' })]);
   } finally {
     await client.dispose();
   }

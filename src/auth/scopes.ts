@@ -17,27 +17,35 @@ export interface ScopeGrant {
 }
 
 export const SCOPE_TABLE: readonly ScopeGrant[] = [
+  // Every query but those another scope names (the event history belongs to events:read).
   { scope: 'payments:read', everyFieldOf: ['Query'] },
   { scope: 'payments:collect', fields: { Mutation: ['initializeCheckout', 'createCharge', 'submitChargeOtp'] } },
   { scope: 'payouts:write', fields: { Mutation: ['createTransfer', 'createBulkTransfer'] } },
   { scope: 'settlements:write', fields: { Mutation: ['createSettlement', 'cancelSettlement'] } },
-  { scope: 'events:read', fields: { Subscription: ['paymentEvents'] }, fieldsEndingWith: { Subscription: 'Updated' } },
+  {
+    scope: 'events:read',
+    fields: { Query: ['events'], Subscription: ['paymentEvents'] },
+    fieldsEndingWith: { Subscription: 'Updated' },
+  },
 ];
 
 /**
  * The scope that opens a root field to staff tokens, or null when none does:
- * a field the table does not mention is closed (deny by default).
+ * a field the table does not mention is closed (deny by default). A grant that
+ * names the field wins over one that opens every field of its root type.
  */
 export function requiredScopeFor(rootType: RootType, field: string): Scope | null {
-  const grant = SCOPE_TABLE.find(
-    (g) =>
-      g.everyFieldOf?.includes(rootType) ||
-      g.fields?.[rootType]?.includes(field) ||
-      (g.fieldsEndingWith?.[rootType] !== undefined &&
-        field.endsWith(g.fieldsEndingWith[rootType]!) &&
-        field !== g.fieldsEndingWith[rootType]),
-  );
+  const grant = SCOPE_TABLE.find((g) => namesField(g, rootType, field)) ?? SCOPE_TABLE.find((g) => g.everyFieldOf?.includes(rootType));
   return grant?.scope ?? null;
+}
+
+function namesField(g: ScopeGrant, rootType: RootType, field: string): boolean {
+  return Boolean(
+    g.fields?.[rootType]?.includes(field) ||
+    (g.fieldsEndingWith?.[rootType] !== undefined &&
+      field.endsWith(g.fieldsEndingWith[rootType]!) &&
+      field !== g.fieldsEndingWith[rootType]),
+  );
 }
 
 const KNOWN = new Set<string>(SCOPES);

@@ -26,6 +26,15 @@ import type { MintedToken } from './staff-token.js';
 const SECRET_ALGORITHMS = ['HS256'];
 const JWKS_ALGORITHMS = ['RS256', 'ES256'];
 const CLOCK_TOLERANCE_SECONDS = 30;
+/**
+ * A token verified with one of the gateway's own secrets (HS256 staff tokens, client tokens) is taken
+ * from memory for up to a minute, never past its expiry: a frontend sends the same token with every
+ * operation, and verifying it each time is a large part of an operation's own cost. Those keys only
+ * change with a restart. Tokens of JWKS keys are verified every time, so that a key the identity
+ * provider retires stops working at once.
+ */
+const VERIFIED_CACHE_TTL_MS = 60_000;
+const VERIFIED_CACHE_MAX = 10_000;
 
 export interface TokenVerifierOptions {
   /** After a JWKS fetch, how long an unknown `kid` waits before it may trigger another (jose's cooldownDuration). Default 30 s. */
@@ -102,8 +111,27 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     return { kind: 'client', subject: payload.sub!, resource, expiresAt: expiryOf(payload) };
   }
 
+  // Insertion order is recency: a hit moves to the end, the first entry is the least recently used.
+  const verifiedTokens = new Map<string, { principal: Principal; validUntilMs: number }>();
+
   async function verify(token: string): Promise<Principal> {
-    return isClientTyp(protectedHeader(token).typ) ? verifyClient(token) : verifyStaff(token);
+    const at = now().getTime();
+    const hit = verifiedTokens.get(token);
+    if (hit) {
+      verifiedTokens.delete(token);
+      if (at < hit.validUntilMs) {
+        verifiedTokens.set(token, hit);
+        return hit.principal;
+      }
+    }
+    const header = protectedHeader(token);
+    const principal = await (isClientTyp(header.typ) ? verifyClient(token) : verifyStaff(token));
+    if (principal.kind === 'staff' && !SECRET_ALGORITHMS.includes(String(header.alg))) return principal;
+    // jose accepts a token until its exp plus the clock tolerance: the cache never admits it longer.
+    const validUntilMs = Math.min(principal.expiresAt.getTime() + CLOCK_TOLERANCE_SECONDS * 1000, at + VERIFIED_CACHE_TTL_MS);
+    verifiedTokens.set(token, { principal, validUntilMs });
+    if (verifiedTokens.size > VERIFIED_CACHE_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+    return principal;
   }
 
   return {

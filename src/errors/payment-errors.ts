@@ -6,10 +6,37 @@
 import { GraphQLError } from 'graphql';
 import { UpstreamCallError, isRetryableCode, type ErrorCode } from '../upstream/errors.js';
 import { WALLETS, type ResourceKind, type SettlementStatus, type Wallet } from '../upstream/types.js';
+import { serviceFieldMessage, withOperatorNames } from './field-messages.js';
+import { operatorName } from './operators.js';
+import { topLevelError, topLevelText } from './top-level.js';
 
 export interface FieldProblem {
   path: string[];
   message: string;
+  /**
+   * The same in French. The gateway's own checks always give it; a message
+   * that comes without one (the payment service's words) is translated by
+   * serviceFieldMessage.
+   */
+  messageFr?: string;
+}
+
+/** The French of a field problem, whoever wrote it. */
+export function fieldMessageFr(problem: FieldProblem): string {
+  return problem.messageFr ?? serviceFieldMessage(problem.message).fr;
+}
+
+/** Field errors as the payment service reported them, in both languages, with operators named. */
+export function fromServiceFieldErrors(problems: ReadonlyArray<{ path: string[]; message: string }>): FieldProblem[] {
+  return problems.map(({ path, message }) => {
+    const { en, fr } = serviceFieldMessage(message);
+    return { path, message: en, messageFr: fr };
+  });
+}
+
+function lowerFirst(text: string): string {
+  // Keeps an operator's name ("OPB Money…") and acronyms ("URL") as they are.
+  return /^\p{Lu}\p{Ll}/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /** The base of every typed error. Plain data, so outcomes can be stored for idempotent replays. */
@@ -31,7 +58,7 @@ export class ValidationError extends PaymentError {
     super(fieldErrors.length === 1 ? `Invalid input: ${fieldErrors[0]!.message}` : `Invalid input in ${fieldErrors.length} fields`);
     this.messageFr =
       fieldErrors.length === 1
-        ? 'Les informations saisies ne sont pas valides. Vérifiez le champ indiqué.'
+        ? `Les informations saisies ne sont pas valides : ${lowerFirst(fieldMessageFr(fieldErrors[0]!))}`
         : `Les informations saisies ne sont pas valides : ${fieldErrors.length} champs à corriger.`;
   }
 }
@@ -70,11 +97,11 @@ export class InsufficientFundsError extends PaymentError {
   constructor(readonly wallet: Wallet | null) {
     super(
       wallet
-        ? `Insufficient funds in the ${wallet} wallet for this amount and its fees.`
+        ? `Insufficient funds in the ${operatorName(wallet).en} wallet for this amount and its fees.`
         : 'Insufficient funds for this amount and its fees.',
     );
     this.messageFr = wallet
-      ? `Solde insuffisant sur le portefeuille ${wallet} pour ce montant et ses frais.`
+      ? `Solde insuffisant sur le portefeuille ${operatorName(wallet).fr} pour ce montant et ses frais.`
       : 'Solde insuffisant pour ce montant et ses frais.';
   }
 }
@@ -138,9 +165,9 @@ export class NotFoundError extends PaymentError {
     readonly reference: string,
     readonly code: 'NOT_FOUND' | 'CHARGE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' = 'NOT_FOUND',
   ) {
-    super(`No ${resource} with this reference.`);
-    const fr = { checkout: 'paiement', charge: 'paiement', transfer: 'transfert', settlement: 'règlement' }[resource];
-    this.messageFr = `Aucun ${fr} ne correspond à cette référence.`;
+    const text = topLevelText('NOT_FOUND', { resource });
+    super(text.en);
+    this.messageFr = text.fr;
   }
 }
 
@@ -270,9 +297,7 @@ function outcomeUnknown(code: ErrorCode): UpstreamError {
 }
 
 export function upstreamUnauthenticated(): GraphQLError {
-  return new GraphQLError('The gateway could not authenticate with the payment service. The operator must check its API key.', {
-    extensions: { code: 'UPSTREAM_UNAUTHENTICATED' },
-  });
+  return topLevelError('UPSTREAM_UNAUTHENTICATED', undefined);
 }
 
 function isAllowed(error: PaymentError, allowed: readonly PaymentErrorClass[]): boolean {
@@ -284,7 +309,9 @@ function typedFromUpstream(err: UpstreamCallError, context: { resource?: Resourc
     case 'INVALID_DATA':
     case 'VALIDATION_FAILED':
       return new ValidationError(
-        err.fieldErrors.length > 0 ? err.fieldErrors : [{ path: [], message: 'The payment service rejected the input.' }],
+        fromServiceFieldErrors(
+          err.fieldErrors.length > 0 ? err.fieldErrors : [{ path: [], message: 'The payment service rejected the input.' }],
+        ),
         'INVALID_DATA',
       );
     case 'OTP_INVALID':
@@ -315,27 +342,60 @@ function typedFromUpstream(err: UpstreamCallError, context: { resource?: Resourc
       return new PaymentAccountMissingError();
     case 'UNKNOWN_ERROR':
       // The service's own words are the only information we have about a code we do not know.
-      return new UpstreamError(
-        'UNKNOWN_ERROR',
-        err.upstreamCode ? err.message : 'The payment service reported an unknown error. Try again later.',
-      );
+      if (err.upstreamCode) {
+        return new UpstreamError(
+          'UNKNOWN_ERROR',
+          withOperatorNames(err.message, 'en'),
+          false,
+          `Le service de paiement a signalé une erreur qu’il ne décrit qu’en anglais : « ${withOperatorNames(err.message, 'fr')} ». Réessayez plus tard.`,
+        );
+      }
+      return upstreamError('UNKNOWN_ERROR', UPSTREAM_TEXTS.UNKNOWN_ERROR!);
     case 'UPSTREAM_UNAVAILABLE':
-      return new UpstreamError(
-        'UPSTREAM_UNAVAILABLE',
-        err.outcomeUnknown
-          ? 'The payment service did not answer in time; the operation may have gone through. Check before retrying.'
-          : 'The payment service is unavailable right now. Try again in a moment.',
-        err.outcomeUnknown,
-      );
+      return err.outcomeUnknown
+        ? new UpstreamError(
+            'UPSTREAM_UNAVAILABLE',
+            'The payment service did not answer in time; the operation may have gone through. Check before retrying.',
+            true,
+            'Le service de paiement n’a pas répondu à temps ; l’opération a pu aboutir. Vérifiez avant de réessayer.',
+          )
+        : upstreamError('UPSTREAM_UNAVAILABLE', UPSTREAM_TEXTS.UPSTREAM_UNAVAILABLE!);
     default:
-      return new UpstreamError(err.code, DEFAULT_MESSAGES[err.code] ?? 'The payment service reported an error. Try again later.');
+      return upstreamError(err.code, UPSTREAM_TEXTS[err.code] ?? SERVICE_ERROR);
   }
 }
 
-const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
-  NETWORK_ERROR: 'The operator network is not responding. Try again later.',
-  INTERNAL_ERROR: 'The payment service had an internal error. Try again later.',
-  EXTERNAL_API_ERROR: 'The operator returned an error. Try again later or contact support.',
+function upstreamError(code: ErrorCode, text: { en: string; fr: string }): UpstreamError {
+  return new UpstreamError(code, text.en, false, text.fr);
+}
+
+const SERVICE_ERROR = {
+  en: 'The payment service reported an error. Try again later.',
+  fr: 'Le service de paiement a signalé une erreur. Réessayez plus tard.',
+};
+
+/** What the service's failures without a typed error of their own mean, in both languages. */
+const UPSTREAM_TEXTS: Partial<Record<ErrorCode, { en: string; fr: string }>> = {
+  NETWORK_ERROR: {
+    en: 'The operator network is not responding. Try again later.',
+    fr: 'Le réseau de l’opérateur ne répond pas. Réessayez plus tard.',
+  },
+  INTERNAL_ERROR: {
+    en: 'The payment service had an internal error. Try again later.',
+    fr: 'Le service de paiement a rencontré une erreur interne. Réessayez plus tard.',
+  },
+  EXTERNAL_API_ERROR: {
+    en: 'The operator returned an error. Try again later or contact support.',
+    fr: 'L’opérateur a renvoyé une erreur. Réessayez plus tard ou contactez le support.',
+  },
+  UPSTREAM_UNAVAILABLE: {
+    en: 'The payment service is unavailable right now. Try again in a moment.',
+    fr: 'Le service de paiement est momentanément indisponible. Réessayez dans un instant.',
+  },
+  UNKNOWN_ERROR: {
+    en: 'The payment service reported an unknown error. Try again later.',
+    fr: 'Le service de paiement a signalé une erreur inconnue. Réessayez plus tard.',
+  },
 };
 
 /** The service names the wallet only inside its message ("... in opb_bf wallet"). */

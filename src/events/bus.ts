@@ -1,20 +1,26 @@
-// The event bus behind GraphQL subscriptions: pub/sub only, with typed topics
-//   paymentEvent                          -> PaymentEventRecord
-//   resourceChanged:<type>:<reference>    -> ResourceChange
-// in process, or over Redis (connections borrowed from src/redis) so every
-// replica sees every event once.
+// The event bus behind GraphQL subscriptions, with typed topics:
+//   payment events      -> LoggedPaymentEvent, from the durable event log
+//                          (src/events/log.ts): appended before a webhook is
+//                          answered, read back in order by every replica's
+//                          tailer, replayable after a given id;
+//   resourceChanged     -> ResourceChange, a fresh fetch of one resource, in
+//                          process or over Redis pub/sub: a fast path only, the
+//                          log behind it is what makes delivery complete.
 //
 // Subscriptions are repeaters (@repeaterjs/repeater, as yoga's own pub/sub):
 // lazy until the first next(), and return()/throw() end them and unsubscribe
 // as every GraphQL server expects. A subscriber that stops reading does not
 // grow memory without bound: past `maxBuffered` undelivered events its stream
-// ends with an error (the client resubscribes and reads the current state)
+// ends with an error (the client resubscribes with the last id it received)
 // rather than silently skipping events.
 import { Repeater } from '@repeaterjs/repeater';
-import type { PaymentEventRecord } from './payment-event.js';
+import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js';
 import type { ResourceKind } from '../upstream/types.js';
 import type { GatewayRedis } from '../redis/connections.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { DEFAULT_EVENT_RETENTION_MS, memoryEventLog, redisEventLog, type AppendOnceResult, type EventLog } from './log.js';
+import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
+import { startTailer, type LogTailer } from './tailer.js';
 import { memoryTransport, redisTransport, type Transport } from './transport.js';
 
 /** A resource's new state. The GraphQL schema defines the concrete resource shapes. */
@@ -23,6 +29,8 @@ export interface ResourceChange {
   reference: string;
   status: string;
   resource: unknown;
+  /** The log id of the event whose refresh this is, when it is one (lets watchers skip a refresh of their own). */
+  cause?: string;
 }
 
 /** An event stream whose return() always exists (ends the subscription). */
@@ -30,9 +38,23 @@ export type EventStream<T> = AsyncIterableIterator<T> & { return(): Promise<Iter
 
 export interface EventBus {
   readonly mode: 'memory' | 'redis';
-  /** Resolves once the event is handed to the backend; rejects when Redis refuses it. */
-  publishPaymentEvent(event: PaymentEventRecord): Promise<void>;
-  subscribePaymentEvents(): EventStream<PaymentEventRecord>;
+  /** Appends the event to the log; resolves once it is stored (rejects when Redis refuses it). */
+  publishPaymentEvent(event: PaymentEventRecord): Promise<LoggedPaymentEvent>;
+  /** Appends the event unless its delivery id was seen within `ttlMs` (atomically, across replicas). */
+  publishPaymentEventOnce(event: PaymentEventRecord, ttlMs: number): Promise<AppendOnceResult>;
+  /**
+   * Every event appended after `after` (a log id; without it: from now on), in log order, each once: first
+   * those already in the log, then live ones as this replica reads them. Check `after` with checkResumable first.
+   */
+  subscribePaymentEvents(options?: { after?: StreamId | null }): EventStream<LoggedPaymentEvent>;
+  /** Rejects with ResumeTooOldError when events after `after` may be gone from the log (trimmed, or lost with Redis). */
+  checkResumable(after: StreamId): Promise<void>;
+  /** Live events about one resource (not counted as paymentEvents subscriptions). */
+  subscribeResourceEvents(type: ResourceKind, reference: string): EventStream<LoggedPaymentEvent>;
+  /** Calls `listener` with every event this replica reads from the log; returns the way to stop. */
+  onLoggedEvent(listener: (event: LoggedPaymentEvent) => void): () => void;
+  /** The log itself, for history queries. */
+  readonly log: EventLog;
   publishResourceChanged(change: ResourceChange): Promise<void>;
   subscribeResourceChanged(type: ResourceKind, reference: string): EventStream<ResourceChange>;
   /** Ends every stream handed out and unsubscribes. The Redis connections stay open: their owner closes them. */
@@ -45,9 +67,21 @@ export interface EventBusOptions {
   log?: Logger;
   /** Undelivered events one subscriber may accumulate before its stream ends. Default 1000. */
   maxBuffered?: number;
+  /** How long the log keeps events (EVENT_RETENTION_HOURS). Default 72 h. */
+  retentionMs?: number;
+  /** Cap of the in-memory log (no Redis). Default 10,000 events. */
+  memoryLogEntries?: number;
+  /** Longest wait of one blocking read of the log. Default 2000 ms. */
+  tailBlockMs?: number;
+}
+
+/** An `after` older than what the log still holds: the client must reload from the `events` query. */
+export class ResumeTooOldError extends Error {
+  override readonly name = 'ResumeTooOldError';
 }
 
 export const DEFAULT_MAX_BUFFERED_EVENTS = 1000;
+const REPLAY_BATCH = 200;
 
 export class SubscriberTooSlowError extends Error {
   override readonly name = 'SubscriberTooSlowError';
@@ -60,6 +94,17 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   const transport: Transport = redis
     ? redisTransport({ publisher: redis.publisher, subscriber: redis.subscriber, channelPrefix: `${redis.key('events')}:`, log })
     : memoryTransport();
+  const retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+  const eventLog: EventLog = redis
+    ? redisEventLog({
+        commands: redis.commands,
+        blocking: redis.blocking('events-log'),
+        key: redis.key('events', 'log'),
+        retentionMs,
+        logger: log,
+      })
+    : memoryEventLog({ retentionMs, maxEntries: options.memoryLogEntries });
+  const tailer: LogTailer = await startTailer({ log: eventLog, logger: log, blockMs: options.tailBlockMs });
 
   // The stop function of every running stream, so close() can end them all.
   const running = new Set<() => void>();
@@ -94,14 +139,95 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     });
   };
 
+  /**
+   * A stream of logged events: replay after `after` from the log, then live from the tailer. Live events
+   * arriving during the replay wait in a buffer; ids at or before the last one delivered are skipped, so
+   * nothing is missed or repeated wherever the replay and the tailer stand relative to each other.
+   */
+  const logStream = (after: StreamId | null, wanted: (event: LoggedPaymentEvent) => boolean): EventStream<LoggedPaymentEvent> => {
+    ensureOpen();
+    return new Repeater<LoggedPaymentEvent>(async (push, stop) => {
+      if (closed) return stop();
+      const end = () => stop();
+      running.add(end);
+      let stopped = false;
+      void stop.then(() => (stopped = true));
+      let last = after ?? tailer.position;
+      let replaying = after !== null;
+      const held: LoggedPaymentEvent[] = [];
+      let backlog = 0;
+      const deliver = (event: LoggedPaymentEvent) => {
+        if (compareStreamIds(event.seq, last) <= 0) return;
+        last = event.seq;
+        if (!wanted(event)) return;
+        if (backlog >= maxBuffered) return stop(new SubscriberTooSlowError(`more than ${maxBuffered} undelivered events`));
+        backlog += 1;
+        push(event).then(
+          () => (backlog -= 1),
+          (err: unknown) => stop(err),
+        );
+      };
+      const unlisten = tailer.listen({
+        onEvent(event) {
+          if (!replaying) return deliver(event);
+          if (held.length >= maxBuffered)
+            return stop(new SubscriberTooSlowError(`more than ${maxBuffered} events arrived during the replay`));
+          held.push(event);
+        },
+        onGap: (error) => stop(error),
+      });
+      try {
+        while (replaying && !stopped) {
+          const batch = await eventLog.ascending(last, REPLAY_BATCH);
+          if (batch.length === 0) break;
+          for (const event of batch) {
+            if (stopped) break;
+            last = event.seq;
+            // One at a time: a replay of thousands waits for the client instead of piling up.
+            if (wanted(event)) await push(event);
+          }
+        }
+        replaying = false;
+        for (const event of held.splice(0)) deliver(event);
+        await stop;
+      } catch (err) {
+        stop(err);
+      } finally {
+        unlisten();
+        running.delete(end);
+      }
+    });
+  };
+
   return {
     mode: redis ? 'redis' : 'memory',
+    log: eventLog,
     async publishPaymentEvent(event) {
       ensureOpen();
-      await transport.publish('paymentEvent', event);
+      return eventLog.append(event);
     },
-    subscribePaymentEvents() {
-      return stream<PaymentEventRecord>('paymentEvent');
+    async publishPaymentEventOnce(event, ttlMs) {
+      ensureOpen();
+      // The key the webhook de-duplicator uses too: one notion of "this delivery was seen".
+      return eventLog.appendOnce(event, redis ? redis.key('webhook-delivery', event.id) : event.id, ttlMs);
+    },
+    subscribePaymentEvents(options = {}) {
+      return logStream(options.after ?? null, () => true);
+    },
+    async checkResumable(after) {
+      const trimmed = await eventLog.trimmedThrough();
+      const [ms] = parseStreamId(after) ?? [0];
+      if (compareStreamIds(trimmed, after) > 0 || ms < Date.now() - retentionMs) {
+        throw new ResumeTooOldError('events after this id are no longer in the log');
+      }
+      // An id the log never reached: the log was lost (a Redis restarted empty) or the id is from elsewhere.
+      if (compareStreamIds(after, await eventLog.lastId()) > 0) throw new ResumeTooOldError('this id is not in the event log');
+    },
+    subscribeResourceEvents(type, reference) {
+      return logStream(null, (e) => e.resourceType === type && e.reference === reference);
+    },
+    onLoggedEvent(listener) {
+      return tailer.listen({ onEvent: listener, onGap: () => {} });
     },
     async publishResourceChanged(change) {
       ensureOpen();
@@ -116,6 +242,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       for (const end of [...running]) end();
       // Unsubscribes every channel still held; the streams' own teardowns then find nothing left to do.
       transport.close();
+      await tailer.stop();
     },
   };
 }

@@ -1,6 +1,11 @@
-// What the event bus carries for one verified webhook delivery. The webhook
-// receiver builds it (src/webhooks/event.ts); everything downstream reads it.
+// What the event log holds for one event: a verified webhook (the receiver,
+// src/webhooks/event.ts, builds it) or one the gateway synthesized when it
+// found a change no webhook announced (src/reconcile). Everything downstream
+// reads it.
 import type { ResourceKind } from '../upstream/types.js';
+
+/** Where an event came from: the payment service's webhook, or the gateway's own poll of the resource. */
+export type EventSource = 'WEBHOOK' | 'POLL';
 
 export interface PaymentEventRecord {
   /** Delivery id: stable across re-sends of the same delivery (see deliveryId). */
@@ -11,6 +16,13 @@ export interface PaymentEventRecord {
   receivedAt: string;
   reference: string | null;
   resourceType: ResourceKind | null;
-  /** The parsed body exactly as received. */
+  /** The parsed body exactly as received (for POLL events: what the gateway found). */
   payload: unknown;
+  /** Absent: WEBHOOK. */
+  source?: EventSource;
+}
+
+/** An event once appended: `seq` is its position in the log (a stream id), which orders events. */
+export interface LoggedPaymentEvent extends PaymentEventRecord {
+  seq: string;
 }

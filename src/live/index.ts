@@ -1,14 +1,21 @@
-// Live updates behind the GraphQL subscriptions. Webhooks are the trigger and
-// the API is the truth: when a webhook about a resource arrives, the replica
-// that received it fetches the resource once and publishes it on the bus,
-// and every subscriber on every replica gets that state. Where no webhook
-// comes, a shared poller per resource does the same. Subscribers only ever
-// see forward changes.
+// Live updates behind the GraphQL subscriptions. Every event is appended to
+// the event log, and every replica reads the log (src/events): that is what
+// makes delivery complete. Webhooks are the trigger and the API is the truth:
+// - paymentEvents: the logged events themselves, resumable after an id;
+// - *Updated(reference): the resource's current state first, then each
+//   forward change. The replica that took a webhook fetches the resource once
+//   and publishes it on the bus (fast path, one fetch for the deployment); a
+//   watcher that sees an event about its resource in the log and no such
+//   refresh within a grace period fetches the resource itself, so a lost
+//   pub/sub message (a Redis blip, a replica that died after appending) costs
+//   a fetch, never a missed update. Subscribers only ever see forward changes.
 import { Repeater } from '@repeaterjs/repeater';
-import type { EventBus, ResourceChange } from '../events/bus.js';
+import type { EventBus, EventStream, ResourceChange } from '../events/bus.js';
+import type { EventLog } from '../events/log.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/types.js';
-import type { PaymentEventRecord } from '../events/payment-event.js';
+import type { LoggedPaymentEvent, PaymentEventRecord } from '../events/payment-event.js';
+import type { StreamId } from '../events/stream-id.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { createResourceFetcher, type LiveResource } from './fetch-resource.js';
 import { createPollers, type PollingOptions } from './pollers.js';
@@ -16,19 +23,41 @@ import { isForwardChange, isTerminal } from './status-order.js';
 import { isNotFound } from '../upstream/errors.js';
 
 const EVENT_RESOURCE_TTL_MS = 10_000;
+export const DEFAULT_REFRESH_GRACE_MS = 1_000;
+/** Causes a watcher remembers (refreshes already received); older ones can no longer matter. */
+const REMEMBERED_CAUSES = 256;
+
+/**
+ * Yielded in place of a value when a subscription's event source failed: the schema turns it into a
+ * retryable SUBSCRIPTION_INTERRUPTED error and the stream ends; the client subscribes again (with `after`).
+ */
+export class SubscriptionInterruption {
+  constructor(readonly reason: string) {}
+}
 
 export interface LiveUpdates {
-  /** After a verified webhook was published: refresh its resource in the background (never in the request path). */
-  onWebhook(event: PaymentEventRecord): void;
-  /** The resource each time its status moves forward; ends after a final status. */
-  watch(type: ResourceKind, reference: string): AsyncIterableIterator<LiveResource>;
-  /** Every verified webhook, optionally only some kinds. */
-  paymentEvents(kinds: readonly string[] | null): AsyncIterableIterator<PaymentEventRecord>;
+  /** After a webhook was appended: refresh its resource in the background (never in the request path). */
+  onWebhook(event: PaymentEventRecord | LoggedPaymentEvent): void;
   /**
-   * The resource a webhook is about, fetched after that webhook arrived, once per event in
+   * The resource's current state, then each forward change; ends after a final status. The first next()
+   * rejects when the resource does not exist (UpstreamCallError, not found).
+   */
+  watch(type: ResourceKind, reference: string): AsyncIterableIterator<LiveResource | SubscriptionInterruption>;
+  /**
+   * Logged events, optionally only some kinds, after `after` (replayed from the log) or from now on.
+   * Rejects with ResumeTooOldError when `after` is older than the log.
+   */
+  paymentEvents(
+    kinds: readonly string[] | null,
+    after?: StreamId | null,
+  ): Promise<AsyncIterableIterator<LoggedPaymentEvent | SubscriptionInterruption>>;
+  /**
+   * The resource an event is about, fetched after that event arrived, once per event in
    * this process however many subscribers resolve it (null when it no longer exists).
    */
-  resourceForEvent(event: PaymentEventRecord): Promise<LiveResource | null>;
+  resourceForEvent(event: PaymentEventRecord | LoggedPaymentEvent): Promise<LiveResource | null>;
+  /** The event log, for the `events` history. */
+  readonly history: EventLog;
   close(): void;
 }
 
@@ -37,80 +66,132 @@ export interface LiveUpdatesOptions {
   upstream: UpstreamClient;
   log: Logger;
   polling: PollingOptions;
+  /** How long a watcher waits for another replica's refresh before fetching itself. Default 1000 ms. */
+  refreshGraceMs?: number;
 }
 
-export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOptions): LiveUpdates {
+export function createLiveUpdates({ bus, upstream, log, polling, refreshGraceMs }: LiveUpdatesOptions): LiveUpdates {
+  const graceMs = refreshGraceMs ?? DEFAULT_REFRESH_GRACE_MS;
   const fetchResource = createResourceFetcher(upstream);
   // A fresh fetch (not joined to one already running, which may predate the event).
   const upstreamFetch = (type: ResourceKind, reference: string): Promise<LiveResource> => fetchResource(type, reference, Date.now());
   const byEvent = new Map<string, Promise<LiveResource | null>>();
-  const publish = (type: ResourceKind, resource: LiveResource) =>
-    bus.publishResourceChanged({ type, reference: resource.reference, status: resource.status, resource });
-  const pollers = createPollers(fetchResource, publish, polling, log);
+  const publish = (type: ResourceKind, resource: LiveResource, cause?: string) =>
+    bus.publishResourceChanged({ type, reference: resource.reference, status: resource.status, resource, ...(cause ? { cause } : {}) });
+  const pollers = createPollers(fetchResource, (type, resource) => publish(type, resource), polling, log);
 
   /** Checkouts have two reference forms; subscriptions and events use the one fetch returns. */
   const canonicalReference = async (type: ResourceKind, reference: string) =>
     type === 'checkout' && reference.startsWith('chk_') ? (await fetchResource(type, reference)).reference : reference;
 
   return {
+    history: bus.log,
+
     onWebhook(event) {
       if (!event.resourceType || !event.reference) return;
       const type = event.resourceType;
+      const cause = 'seq' in event ? event.seq : undefined;
       // Not an answer to a fetch that started before the webhook came: it may predate the change.
       fetchResource(type, event.reference, Date.parse(event.receivedAt))
-        .then((resource) => publish(type, resource))
+        .then((resource) => publish(type, resource, cause))
         .catch((err: unknown) => log.warn('could not refresh resource after webhook', { type, reference: event.reference, error: err }));
     },
 
     watch(type, reference) {
-      return new Repeater<LiveResource>(async (push, stop) => {
-        let changes: AsyncIterator<ResourceChange> | null = null;
+      return new Repeater<LiveResource | SubscriptionInterruption>(async (push, stop) => {
+        let changes: EventStream<ResourceChange> | null = null;
+        let events: EventStream<LoggedPaymentEvent> | null = null;
         let release = () => {};
         let stopped = false;
+        const timers = new Set<NodeJS.Timeout>();
         void stop.then(() => {
           stopped = true;
           release();
-          void changes?.return?.();
+          for (const timer of timers) clearTimeout(timer);
+          void changes?.return();
+          void events?.return();
         });
         const canonical = await canonicalReference(type, reference);
         if (stopped) return;
         changes = bus.subscribeResourceChanged(type, canonical);
-        // The bus's streams subscribe on their first pull: pull before reading the baseline, so that
+        events = bus.subscribeResourceEvents(type, canonical);
+        // The bus's streams subscribe on their first pull: pull before reading the current state, so that
         // no change falls between the two.
-        let pending = changes.next();
-        pending.catch(() => {}); // consumed below, or dropped when the client leaves first
-        const baseline = await fetchResource(type, canonical);
-        if (isTerminal(type, baseline.status)) {
-          // Nothing will follow a final status: no poller, and the client gets that status.
-          await push(baseline);
-          return stop();
-        }
+        const firstChange = changes.next();
+        const firstEvent = events.next();
+        firstChange.catch(() => {}); // consumed below, or dropped when the client leaves first
+        firstEvent.catch(() => {});
+        const current = await fetchResource(type, canonical);
         if (stopped) return;
-        let last = baseline.status;
-        release = pollers.acquire(type, canonical, baseline.status);
-        const left = stop.then(() => null);
-        for (;;) {
-          const step = await Promise.race([pending, left]);
-          if (step === null || step.done) break;
-          const change = step.value;
-          if (isForwardChange(type, last, change.status)) {
-            last = change.status;
-            await push(change.resource as LiveResource);
-            if (isTerminal(type, change.status)) break;
+        // Not awaited: the poller and the listeners start now, whenever the client reads it.
+        void push(current);
+        if (isTerminal(type, current.status)) return stop();
+        let last = current.status;
+        release = pollers.acquire(type, canonical, current.status);
+
+        const interrupt = (reason: string) => {
+          if (stopped) return;
+          log.warn('resource subscription interrupted', { type, reference: canonical, reason });
+          void push(new SubscriptionInterruption(reason));
+          stop();
+        };
+        const offer = (resource: LiveResource) => {
+          if (stopped || !isForwardChange(type, last, resource.status)) return;
+          last = resource.status;
+          void push(resource);
+          if (isTerminal(type, resource.status)) stop();
+        };
+        const causes = new Set<string>();
+        const refreshAfter = (event: LoggedPaymentEvent) => {
+          if (causes.has(event.seq)) return;
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            if (stopped || causes.has(event.seq)) return;
+            fetchResource(type, canonical, Date.parse(event.receivedAt)).then(offer, (err: unknown) =>
+              interrupt(`could not fetch the resource after an event: ${(err as Error).message}`),
+            );
+          }, graceMs);
+          timers.add(timer);
+        };
+        const drive = async <T>(stream: EventStream<T>, first: Promise<IteratorResult<T>>, handle: (value: T) => void) => {
+          for (let step = first; ; step = stream.next()) {
+            const result = await step;
+            if (result.done || stopped) return;
+            handle(result.value);
           }
-          pending = changes.next();
-        }
-        stop();
+        };
+        const failed = (err: unknown) => interrupt((err as Error)?.message ?? String(err));
+        void drive(changes, firstChange, (change) => {
+          if (change.cause) {
+            causes.add(change.cause);
+            if (causes.size > REMEMBERED_CAUSES) causes.delete(causes.values().next().value!);
+          }
+          offer(change.resource as LiveResource);
+        }).catch(failed);
+        void drive(events, firstEvent, refreshAfter).catch(failed);
+        await stop;
       });
     },
 
-    paymentEvents(kinds) {
+    async paymentEvents(kinds, after = null) {
+      if (after) await bus.checkResumable(after);
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
-      return new Repeater<PaymentEventRecord>(async (push, stop) => {
-        const events = bus.subscribePaymentEvents();
-        void stop.then(() => events.return?.());
-        for await (const event of events) {
-          if (!wanted || wanted.has(event.kind)) await push(event);
+      return new Repeater<LoggedPaymentEvent | SubscriptionInterruption>(async (push, stop) => {
+        let stopped = false;
+        const events = bus.subscribePaymentEvents({ after });
+        void stop.then(() => {
+          stopped = true;
+          void events.return();
+        });
+        try {
+          for await (const event of events) {
+            if (!wanted || wanted.has(event.kind)) await push(event);
+          }
+        } catch (err) {
+          if (!stopped) {
+            log.warn('paymentEvents subscription interrupted', { error: err });
+            await push(new SubscriptionInterruption((err as Error)?.message ?? String(err)));
+          }
         }
         stop();
       });
@@ -118,15 +199,16 @@ export function createLiveUpdates({ bus, upstream, log, polling }: LiveUpdatesOp
 
     resourceForEvent(event) {
       if (!event.resourceType || !event.reference) return Promise.resolve(null);
-      let pending = byEvent.get(event.id);
+      const key = 'seq' in event ? event.seq : event.id;
+      let pending = byEvent.get(key);
       if (!pending) {
         pending = upstreamFetch(event.resourceType, event.reference).catch((err: unknown) => {
           if (isNotFound(err)) return null;
           throw err;
         });
-        byEvent.set(event.id, pending);
+        byEvent.set(key, pending);
         // Subscribers resolve an event within moments of each other; keep it that long only.
-        setTimeout(() => byEvent.delete(event.id), EVENT_RESOURCE_TTL_MS).unref();
+        setTimeout(() => byEvent.delete(key), EVENT_RESOURCE_TTL_MS).unref();
       }
       return pending;
     },

@@ -11,14 +11,18 @@
 // - subscriber reconnects forever and re-subscribes its channels, so pub/sub
 //   resumes by itself after a Redis restart.
 //
-// Close order is subscriber, publisher, then commands: the last writes of
-// requests still finishing (results being saved) go out before the end.
+// - blocking connections (opened on demand, one per use: the event log's
+//   XREAD BLOCK) fail their command when the connection drops, so the reader
+//   sees the outage and reads on from its own position once Redis is back.
+//
+// Close order is blocking ones, subscriber, publisher, then commands: the last
+// writes of requests still finishing (results being saved) go out before the end.
 import { Redis, type RedisOptions } from 'ioredis';
 import { silentLogger, type Logger } from '../logger.js';
 
 export const DEFAULT_REDIS_NAMESPACE = 'momo-gateway';
 
-export type RedisRole = 'commands' | 'publisher' | 'subscriber';
+export type RedisRole = 'commands' | 'publisher' | 'subscriber' | 'blocking';
 
 export interface GatewayRedis {
   /** Prefix of every key and channel this gateway uses. */
@@ -31,7 +35,12 @@ export interface GatewayRedis {
   readonly publisher: Redis;
   /** Subscriber-mode connection; reconnects and re-subscribes forever. */
   readonly subscriber: Redis;
-  /** Closes the three connections (subscriber, publisher, commands). Idempotent. */
+  /**
+   * A new connection for blocking reads (XREAD BLOCK), named `<namespace>:blocking:<purpose>`: no command
+   * timeout, queued while reconnecting, failed (never re-sent) when the connection drops. Closed with the rest.
+   */
+  blocking(purpose: string): Redis;
+  /** Closes every connection (blocking ones, subscriber, publisher, commands). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -64,12 +73,13 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
     commands: failFast,
     publisher: failFast,
     subscriber: { maxRetriesPerRequest: null, autoResubscribe: true },
+    blocking: { maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false, connectTimeout },
   };
-  const make = (role: RedisRole) => {
+  const make = (role: RedisRole, purpose?: string) => {
     const client = new Redis(options.url, {
       ...settings[role],
       lazyConnect: true,
-      connectionName: `${namespace}:${role}`,
+      connectionName: purpose ? `${namespace}:${role}:${purpose}` : `${namespace}:${role}`,
       retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 5), MAX_RECONNECT_DELAY_MS),
     });
     watchConnection(client, role, log, () => closing !== null);
@@ -80,6 +90,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
   const publisher = make('publisher');
   const subscriber = make('subscriber');
   const all = [subscriber, publisher, commands];
+  const blocking: Redis[] = [];
   try {
     await Promise.all(all.map((c) => c.connect()));
   } catch (err) {
@@ -94,8 +105,17 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
     commands,
     publisher,
     subscriber,
+    blocking(purpose) {
+      if (closing) throw new Error('Redis connections are closed');
+      const client = make('blocking', purpose);
+      blocking.push(client);
+      client.connect().catch(() => {}); // reconnects by itself; its reader sees the failures
+      return client;
+    },
     close: () =>
       (closing ??= (async () => {
+        // A blocked read would hold QUIT back for its whole BLOCK time; there is nothing to flush.
+        for (const client of blocking) client.disconnect();
         for (const client of all) await quit(client);
       })()),
   };

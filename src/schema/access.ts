@@ -3,7 +3,8 @@
 // (the root types carry a rule that never passes, which `access` skips), so a
 // new field is closed until someone decides who may use it.
 import { GraphQLError, getArgumentValues, type GraphQLResolveInfo } from 'graphql';
-import type { ClientResource, Scope } from '../auth/index.js';
+import type { AuthFailureReason, ClientResource, Scope } from '../auth/index.js';
+import { topLevelError, type TokenProblem } from '../errors/top-level.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
 import type { GatewayContext } from './context.js';
 
@@ -60,10 +61,7 @@ export function refusal(ctx: GatewayContext, info: GraphQLResolveInfo): GraphQLE
   if (!ctx.principal) return unauthenticated();
   const field = info.parentType.getFields()[info.fieldName];
   const requiredScope = (field?.extensions as { requiredScope?: Scope } | undefined)?.requiredScope ?? null;
-  return new GraphQLError(
-    requiredScope ? `This token may not use ${info.fieldName}: it needs the ${requiredScope} scope.` : `No one may use ${info.fieldName}.`,
-    { extensions: { code: 'FORBIDDEN', requiredScope } },
-  );
+  return topLevelError('FORBIDDEN', { field: info.fieldName, scope: requiredScope }, { extensions: { requiredScope } });
 }
 
 /** The single argument of a mutation field (`input` or `reference`), for the audit line of a refused attempt. */
@@ -78,9 +76,21 @@ function argumentOf(info: GraphQLResolveInfo): unknown {
   }
 }
 
-export function unauthenticated(message = 'Authentication required: send Authorization: Bearer <token>.'): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
+/** What a caller is told of a refused token: the reasons that reveal nothing of the key material are merged. */
+const TOKEN_PROBLEM: Record<AuthFailureReason, TokenProblem> = {
+  missing: 'missing',
+  malformed: 'malformed',
+  algorithm: 'invalid',
+  signature: 'invalid',
+  claims: 'invalid',
+  expired: 'expired',
+  kind: 'kind',
+  keys_unavailable: 'keys_unavailable',
+};
+
+export function unauthenticated(reason: AuthFailureReason = 'missing'): GraphQLError {
+  return topLevelError('UNAUTHENTICATED', TOKEN_PROBLEM[reason], {
+    extensions: { http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
   });
 }
 

@@ -5,10 +5,10 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import type { GraphQLResolveInfo } from 'graphql';
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { access, refusal, scopeLoaders, type GatewayAuthScopes } from './access.js';
 import type { GatewayContext } from './context.js';
-import { NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
+import { NODES_MAX_IDS, NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;
@@ -47,9 +47,17 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     },
     nodesQueryOptions: {
       ...access({ scope: 'payments:read' }),
-      description: 'Fetches several nodes by global ID, in order; null in place of each malformed, foreign or unknown ID.',
+      description: `Fetches several nodes (at most ${NODES_MAX_IDS}) by global ID, in order; null in place of each malformed, foreign or unknown ID.`,
       // The plugin's own callback resolves all the ids it was given, foreign ones included.
-      resolve: (_root, { ids }, ctx, info) => resolveKnownNodes(ids, ctx, info),
+      resolve: (_root, { ids }, ctx, info) => {
+        // Each id may cost a call to the service: a bounded list, refused whole beyond the bound.
+        if (ids.length > NODES_MAX_IDS) {
+          throw new GraphQLError(`nodes takes at most ${NODES_MAX_IDS} ids; got ${ids.length}.`, {
+            extensions: { code: 'BAD_USER_INPUT', maxIds: NODES_MAX_IDS },
+          });
+        }
+        return resolveKnownNodes(ids, ctx, info);
+      },
     },
     nodeTypeOptions: { description: 'An object with a globally unique, opaque ID.' },
     idFieldOptions: { description: 'Opaque global ID; pass it to `node(id:)` to fetch this object again.' },

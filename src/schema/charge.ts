@@ -1,7 +1,7 @@
 // Charges: collect a payment from a phone without a redirect. Create one, tell
 // the customer what to do (nextAction), then submit the OTP or wait for the
 // confirmation on the phone.
-import { GraphQLError } from 'graphql';
+import { topLevelError } from '../errors/top-level.js';
 import { extIdForKey } from '../idempotency/ext-id.js';
 import {
   CHARGE_FILTER_STATUSES,
@@ -16,6 +16,7 @@ import type { GatewayContext } from './context.js';
 import { access, merchantOnly } from './access.js';
 import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
+import { checkFilterBounds } from './list-filter.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
 import {
   IdempotencyConflictError,
@@ -31,6 +32,7 @@ import {
   UpstreamError,
   ValidationError,
 } from '../errors/payment-errors.js';
+import { operatorName } from '../errors/operators.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { buildConnection, listScope, parseConnectionArgs } from './pagination.js';
@@ -131,14 +133,10 @@ type ChargeFilterArgs = {
 
 function toUpstreamFilter(filter: ChargeFilterArgs | null | undefined): ChargeListFilter {
   const f = filter ?? {};
-  const bad = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
   if (f.status && !(CHARGE_FILTER_STATUSES as readonly string[]).includes(f.status)) {
-    throw bad('filter.status must be PENDING, SUCCESS or FAILED: the service filters on these three only.');
+    throw topLevelError('BAD_USER_INPUT', { kind: 'filter_status', allowed: CHARGE_FILTER_STATUSES.map((s) => s.toUpperCase()) });
   }
-  if (f.dateFrom && f.dateTo && f.dateFrom > f.dateTo) throw bad('filter.dateFrom must not be after filter.dateTo.');
-  if (f.amountMin != null && f.amountMin < 0) throw bad('filter.amountMin must not be negative.');
-  if (f.amountMin != null && f.amountMax != null && f.amountMin > f.amountMax)
-    throw bad('filter.amountMin must not exceed filter.amountMax.');
+  checkFilterBounds(f);
   const out: ChargeListFilter = {};
   if (f.reference) out.reference = f.reference;
   if (f.status) out.status = f.status as ChargeListFilter['status'];
@@ -286,7 +284,12 @@ paymentMutation('createCharge', {
     checks.phoneFor(checks.at('phone'), input.provider, input.phone);
     checks.maxLength(checks.at('extId'), input.extId, 100);
     if (input.confirmationMethod && input.provider !== 'opb_bf') {
-      checks.fail(checks.at('confirmationMethod'), 'Only OPB_BF lets the customer choose how to confirm.');
+      const opb = operatorName('opb_bf');
+      checks.fail(
+        checks.at('confirmationMethod'),
+        `Only ${opb.en} lets the customer choose how to confirm.`,
+        `Seul ${opb.fr} permet au client de choisir comment confirmer.`,
+      );
     }
   },
   // Without an extId of the client's, one derived from the key lets a charge whose answer was lost be found again.
@@ -310,6 +313,7 @@ paymentMutation('createCharge', {
     },
   },
   execute: async (request, ctx) => chargePayload(await ctx.upstream.createCharge(request), request.provider),
+  created: (payload) => [{ kind: 'charge', reference: payload.reference }],
 });
 
 // ---- submitChargeOtp ------------------------------------------------------
@@ -363,9 +367,10 @@ paymentMutation('submitChargeOtp', {
   movesMoney: true,
   target: (input) => ({ resource: 'charge', reference: input.chargeReference }),
   validate: (input, checks) => {
-    checks.nonEmpty(checks.at('chargeReference'), input.chargeReference, 'The charge reference');
-    checks.nonEmpty(checks.at('otp'), input.otp, 'The OTP');
-    if (input.otp.trim() !== '' && !/^\d{4,8}$/.test(input.otp.trim())) checks.fail(checks.at('otp'), 'The OTP is 4 to 8 digits.');
+    checks.nonEmpty(checks.at('chargeReference'), input.chargeReference, { en: 'The charge reference', fr: 'La référence du paiement' });
+    checks.nonEmpty(checks.at('otp'), input.otp, { en: 'The OTP', fr: 'Le code OTP' });
+    if (input.otp.trim() !== '' && !/^\d{4,8}$/.test(input.otp.trim()))
+      checks.fail(checks.at('otp'), 'The OTP is 4 to 8 digits.', 'Le code OTP compte 4 à 8 chiffres.');
   },
   request: (input) => ({ chargeReference: input.chargeReference.trim(), otp: input.otp.trim() }),
   idempotency: { notNeeded: 'A charge is confirmed at most once: a second submit of a confirmed charge is refused by the service.' },

@@ -1,11 +1,13 @@
 // Checkouts: hosted payment pages. Initialize one, send the customer to its
 // authorizationUrl, then follow it by query or subscription.
 import { access } from './access.js';
+import type { GatewayContext } from './context.js';
 import { builder } from './builder.js';
 import { CheckoutStatusEnum, ProviderEnum } from './enums.js';
 import { IdempotencyConflictError, RateLimitedError, UpstreamError, ValidationError } from '../errors/payment-errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
-import { connectionFromList, listScope } from './pagination.js';
+import type { Checkout, CheckoutStatus, Provider } from '../upstream/types.js';
+import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
 import { ChargeRef, CheckoutRef } from './refs.js';
 import { loadNodes } from './nodes.js';
 
@@ -36,14 +38,58 @@ builder.node(CheckoutRef, {
     charge: t.field({
       type: ChargeRef,
       nullable: true,
-      description: 'The charge made on this checkout, once there is one (batched: one upstream call per distinct charge per operation).',
-      resolve: (c, _args, ctx) => (c.chargeReference ? ctx.loaders.charge.load(c.chargeReference) : null),
+      description:
+        'The charge made on this checkout, once there is one (batched: the charges of a page of checkouts are read together from the charge list).',
+      resolve: (c, _args, ctx) => {
+        if (!c.chargeReference) return null;
+        ctx.loaders.hintChargeWindow(c.chargeReference, { from: new Date(c.createdAt), to: new Date(c.updatedAt) });
+        return ctx.loaders.charge.load(c.chargeReference);
+      },
     }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False for test-mode resources.' }),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt, description: 'When it was created (UTC).' }),
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt, description: 'When it last changed (UTC).' }),
   }),
 });
+
+const CheckoutFilterInput = builder.inputType('CheckoutFilter', {
+  description:
+    'Narrows the checkout list. All conditions must hold. The gateway applies them (the service lists checkouts unfiltered), with one call to the service per operation whatever the filter.',
+  fields: (t) => ({
+    reference: t.string({ description: 'Exactly this checkout (UUID or `chk_…` form).' }),
+    status: t.field({ type: CheckoutStatusEnum, description: 'This status only.' }),
+    provider: t.field({ type: ProviderEnum, description: 'Paid (or attempted) with this operator only.' }),
+    phone: t.string({ description: 'This paying phone only (as the service lists it).' }),
+    dateFrom: t.field({ type: 'Date', description: 'Created on or after this day (UTC).' }),
+    dateTo: t.field({ type: 'Date', description: 'Created on or before this day (UTC).' }),
+    amountMin: t.int({ description: 'Amount at least this, in XOF.' }),
+    amountMax: t.int({ description: 'Amount at most this, in XOF.' }),
+  }),
+});
+
+interface CheckoutFilter extends CommonFilter {
+  status?: CheckoutStatus | null;
+  provider?: Provider | null;
+  phone?: string | null;
+}
+
+/**
+ * The list's checkouts show the UUID reference only; a `chk_…` reference is the same checkout under
+ * its other name, found with one fetch (null: no such checkout, so nothing matches).
+ */
+async function listedReference(reference: string, ctx: GatewayContext): Promise<string | null> {
+  if (!reference.startsWith('chk_')) return reference;
+  return (await ctx.loaders.checkout.load(reference))?.reference ?? null;
+}
+
+function matchesCheckout(f: CheckoutFilter, reference: string | null | undefined) {
+  return (c: Checkout) =>
+    (reference === undefined || c.reference === reference) &&
+    (!f.status || c.status === f.status) &&
+    (!f.provider || c.provider === f.provider) &&
+    (!f.phone || c.phone === f.phone) &&
+    withinBounds(f, c);
+}
 
 builder.queryFields((t) => ({
   checkout: t.field({
@@ -58,8 +104,20 @@ builder.queryFields((t) => ({
     {
       ...access({ scope: 'payments:read' }),
       type: CheckoutRef,
-      description: 'All checkouts, newest first.',
-      resolve: (_root, args, ctx) => connectionFromList(args, listScope('checkouts'), () => ctx.upstream.listCheckouts()),
+      description:
+        'Checkouts, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
+      args: { filter: t.arg({ type: CheckoutFilterInput }) },
+      resolve: async (_root, args, ctx) => {
+        const filter = canonicalFilter(args.filter) as CheckoutFilter;
+        checkFilterBounds(filter);
+        const connection = await filteredConnection(args, 'checkouts', filter as Record<string, unknown>, async () => {
+          const reference = filter.reference ? await listedReference(filter.reference, ctx) : undefined;
+          const all = await listOnce(ctx, 'checkouts', () => ctx.upstream.listCheckouts());
+          return all.filter(matchesCheckout(filter, reference));
+        });
+        for (const { node } of connection.edges) ctx.loaders.checkout.prime(node.reference, node);
+        return connection;
+      },
     },
     {
       name: 'CheckoutConnection',
@@ -128,4 +186,5 @@ paymentMutation('initializeCheckout', {
     const created = await ctx.upstream.initializeCheckout(request);
     return { reference: created.reference, authorizationUrl: created.authorizationUrl, liveMode: created.liveMode };
   },
+  created: (payload) => [{ kind: 'checkout', reference: payload.reference }],
 });

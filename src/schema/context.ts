@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal, TokenVerifier } from '../auth/index.js';
 import type { Logger } from '../logger.js';
-import type { UpstreamClient } from '../upstream/types.js';
+import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { LiveUpdates } from '../live/index.js';
+import { operationLimits, type LimitsServices, type OperationLimits } from '../limits/index.js';
 import { createLoaders, type ResourceLoaders } from './loaders.js';
 
 export interface GatewayServices {
@@ -17,6 +18,10 @@ export interface GatewayServices {
   tokens: TokenVerifier;
   /** Page size asked of the charge list (the upstream may use its own). */
   pageSize: number;
+  /** Told of each resource a mutation created (the gateway watches it until final: live reconciliation). */
+  resourceCreated?: (kind: ResourceKind, reference: string) => void;
+  /** Upstream budget per operation and rate limits (src/limits/); absent: none. */
+  limitServices?: LimitsServices;
 }
 
 /** Who sent the operation, as the transport established it. */
@@ -30,14 +35,24 @@ export interface Caller {
 
 export interface GatewayContext extends GatewayServices, Caller {
   loaders: ResourceLoaders;
+  /** What this operation may still spend (upstream calls, rate limits). */
+  limits: OperationLimits;
 }
 
+const UNLIMITED: LimitsServices = { maxUpstreamCallsPerOperation: Number.POSITIVE_INFINITY, rateLimits: null };
+
 export function createContext(services: GatewayServices, caller: Partial<Caller> = {}): GatewayContext {
+  const principal = caller.principal ?? null;
+  const clientIp = caller.clientIp ?? null;
+  // Resolvers and loaders reach the service only through this operation's counted client.
+  const { limits, upstream } = operationLimits(services.limitServices ?? UNLIMITED, services.upstream, { principal, clientIp });
   return {
     ...services,
-    principal: caller.principal ?? null,
-    clientIp: caller.clientIp ?? null,
+    upstream,
+    principal,
+    clientIp,
     requestId: caller.requestId ?? randomUUID(),
-    loaders: createLoaders(services.upstream),
+    loaders: createLoaders(upstream),
+    limits,
   };
 }

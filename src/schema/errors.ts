@@ -20,6 +20,7 @@ import {
   UnsupportedProviderError,
   UpstreamError,
   ValidationError,
+  fieldMessageFr,
   type FieldProblem,
 } from '../errors/payment-errors.js';
 
@@ -33,6 +34,7 @@ const FieldErrorRef = builder.objectRef<FieldProblem>('FieldError').implement({
   fields: (t) => ({
     path: t.exposeStringList('path', { description: 'Path to the field in the input, e.g. ["input", "transfers", "3", "amount"].' }),
     message: t.exposeString('message', { description: 'What is wrong, in English.' }),
+    messageFr: t.string({ description: 'The same, in French.', resolve: (problem) => fieldMessageFr(problem) }),
   }),
 });
 

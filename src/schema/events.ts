@@ -1,29 +1,61 @@
-// Live payment events over WebSocket (graphql-ws) or SSE: every verified
-// webhook as it arrives, and each resource's state as it moves forward.
+// Live payment events over WebSocket (graphql-ws) or SSE, and their history:
+// every event in the log (verified webhooks and what the gateway found by
+// itself), resumable after the last id a client saw, and each resource's state
+// as it moves forward.
+import { GraphQLError } from 'graphql';
 import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.js';
-import type { PaymentEventRecord } from '../events/payment-event.js';
+import type { LoggedPaymentEvent } from '../events/payment-event.js';
+import { ResumeTooOldError } from '../events/bus.js';
+import { pageEvents, type EventFilter } from '../events/history.js';
+import { decodeEventId, encodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
+import { SubscriptionInterruption } from '../live/index.js';
+import type { LiveResource } from '../live/fetch-resource.js';
+import { NotFoundError } from '../errors/payment-errors.js';
+import { isNotFound } from '../upstream/errors.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
 import { builder } from './builder.js';
 import { ChargeRef, CheckoutRef, SettlementRef, TransferRef } from './refs.js';
 import type { GatewayContext } from './context.js';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, listScope } from './pagination.js';
 
 function concerning<T>(type: ResourceKind) {
-  return async (event: PaymentEventRecord, _args: unknown, ctx: GatewayContext): Promise<T | null> =>
+  return async (event: LoggedPaymentEvent, _args: unknown, ctx: GatewayContext): Promise<T | null> =>
     event.resourceType === type ? ((await ctx.live.resourceForEvent(event)) as T | null) : null;
 }
 
-const PaymentEventRef = builder.objectRef<PaymentEventRecord>('PaymentEvent').implement({
-  description: 'A verified webhook from the payment service.',
+const EventSourceEnum = builder.enumType('EventSource', {
+  description: 'Where an event came from.',
+  values: {
+    WEBHOOK: { description: 'A verified webhook from the payment service.' },
+    POLL: {
+      description: 'Synthesized by the gateway: it fetched a resource no webhook had moved for a while and found it changed (or stuck).',
+    },
+  },
+});
+
+const PaymentEventRef = builder.objectRef<LoggedPaymentEvent>('PaymentEvent').implement({
+  description: 'An event of the payment service, as the gateway logged it: a verified webhook, or a change the gateway found itself.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Delivery id: the same delivery received twice has the same id (and is published once).' }),
-    kind: t.exposeString('kind', { description: 'The event kind as sent, e.g. "charge.success", "checkout.pending".' }),
-    receivedAt: t.field({ type: 'DateTime', resolve: (e) => e.receivedAt, description: 'When the gateway received it (UTC).' }),
+    id: t.id({
+      resolve: (e) => encodeEventId(e.seq),
+      description:
+        'Opaque id that orders events: pass the last one you received as `paymentEvents(after:)` to resume. The same delivery received twice has one id.',
+    }),
+    kind: t.exposeString('kind', {
+      description: 'The event kind as sent, e.g. "charge.success", "checkout.pending"; "reconciliation.stuck" from the gateway.',
+    }),
+    source: t.field({ type: EventSourceEnum, resolve: (e) => e.source ?? 'WEBHOOK', description: 'Webhook, or found by polling.' }),
+    receivedAt: t.field({ type: 'DateTime', resolve: (e) => e.receivedAt, description: 'When the gateway received (or found) it (UTC).' }),
     reference: t.exposeString('reference', {
       nullable: true,
       description: 'Reference of the resource it is about, when the payload names one.',
     }),
-    payload: t.field({ type: 'JSON', resolve: (e) => e.payload, description: 'The webhook body exactly as received (parsed JSON).' }),
+    payload: t.field({
+      type: 'JSON',
+      resolve: (e) => e.payload,
+      description: 'The webhook body exactly as received (parsed JSON); for POLL events, `{ event, data, source }` with what was found.',
+    }),
     checkout: t.field({
       type: CheckoutRef,
       nullable: true,
@@ -51,46 +83,232 @@ const PaymentEventRef = builder.objectRef<PaymentEventRecord>('PaymentEvent').im
   }),
 });
 
+/** A retryable end of a subscription whose event source failed: subscribe again (with `after`). */
+function interrupted(reason: SubscriptionInterruption): GraphQLError {
+  return new GraphQLError('The subscription was interrupted; subscribe again (paymentEvents: with `after` set to the last id received).', {
+    extensions: { code: 'SUBSCRIPTION_INTERRUPTED', retryable: true, reason: reason.reason },
+  });
+}
+
+function passOrInterrupt<T>(value: T | SubscriptionInterruption): T {
+  if (value instanceof SubscriptionInterruption) throw interrupted(value);
+  return value;
+}
+
+function badInput(message: string, code = 'BAD_USER_INPUT'): GraphQLError {
+  return new GraphQLError(message, { extensions: { code } });
+}
+
+function eventPosition(id: string, argName: string): StreamId {
+  const position = decodeEventId(id);
+  if (!position) throw badInput(`\`${argName}\` is not an event id this API issued.`);
+  return position;
+}
+
+/**
+ * Starts following a resource: its current state is read before the subscription is accepted, so an
+ * unknown reference is a typed NOT_FOUND error rather than a stream that fails later.
+ */
+async function follow(
+  ctx: GatewayContext,
+  type: ResourceKind,
+  reference: string,
+): Promise<AsyncIterable<LiveResource | SubscriptionInterruption>> {
+  const stream = ctx.live.watch(type, reference);
+  let first: IteratorResult<LiveResource | SubscriptionInterruption>;
+  try {
+    first = await stream.next();
+  } catch (err) {
+    await stream.return?.();
+    if (!isNotFound(err)) throw err;
+    const notFound = new NotFoundError(type, reference);
+    throw new GraphQLError(notFound.message, {
+      extensions: { code: 'NOT_FOUND', messageFr: notFound.messageFr, retryable: false, resource: type, reference },
+    });
+  }
+  // Not an async generator: its return() would wait for a pending next(), and a client leaving while no
+  // change comes would never be let go. The stream's own return() ends it at once.
+  let head: IteratorResult<LiveResource | SubscriptionInterruption> | null = first;
+  const iterator: AsyncIterableIterator<LiveResource | SubscriptionInterruption> = {
+    next() {
+      const taken = head;
+      head = null;
+      return taken ? Promise.resolve(taken) : stream.next();
+    },
+    return() {
+      head = null;
+      return stream.return?.() ?? Promise.resolve({ done: true, value: undefined });
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
+const EventFilterInput = builder.inputType('EventFilter', {
+  description: 'Narrows the event history. All conditions must hold.',
+  fields: (t) => ({
+    kinds: t.stringList({ description: 'Only these kinds (e.g. ["charge.success"]); all when omitted or empty.' }),
+    reference: t.string({ description: 'Only events about this resource reference.' }),
+    since: t.field({ type: 'DateTime', description: 'Received at or after this instant.' }),
+    until: t.field({ type: 'DateTime', description: 'Received at or before this instant.' }),
+  }),
+});
+
+type EventFilterArgs = { kinds?: string[] | null; reference?: string | null; since?: Date | null; until?: Date | null };
+
+function toEventFilter(args: EventFilterArgs | null | undefined): EventFilter {
+  const f = args ?? {};
+  const since = f.since ? f.since.getTime() : null;
+  const until = f.until ? f.until.getTime() : null;
+  if (since !== null && until !== null && since > until) throw badInput('filter.since must not be after filter.until.');
+  return {
+    kinds: f.kinds && f.kinds.length > 0 ? [...new Set(f.kinds)].sort() : null,
+    reference: f.reference || null,
+    since,
+    until,
+  };
+}
+
+// Cursors are positions in the log bound to one filter (like every list's): another filter is INVALID_CURSOR.
+function encodeEventCursor(scope: string, seq: StreamId): string {
+  return Buffer.from(JSON.stringify({ s: scope, q: seq })).toString('base64url');
+}
+
+function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'before'): StreamId {
+  let decoded: { s?: unknown; q?: unknown } | null = null;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; q?: unknown };
+  } catch {
+    decoded = null;
+  }
+  if (!decoded || typeof decoded.s !== 'string' || typeof decoded.q !== 'string' || !parseStreamId(decoded.q)) {
+    throw badInput(`\`${argName}\` is not a cursor this API issued.`, 'INVALID_CURSOR');
+  }
+  if (decoded.s !== scope) {
+    throw badInput(
+      `\`${argName}\` was issued for a different list or filter; start again without a cursor when the filter changes.`,
+      'INVALID_CURSOR',
+    );
+  }
+  return decoded.q;
+}
+
+builder.queryFields((t) => ({
+  events: t.connection(
+    {
+      ...access({ scope: 'events:read' }),
+      type: PaymentEventRef,
+      description:
+        'The event log, newest first: every event still kept (EVENT_RETENTION_HOURS), filtered. Reload from here when a `paymentEvents(after:)` id is too old. Cursors belong to one filter.',
+      args: { filter: t.arg({ type: EventFilterInput }) },
+      resolve: async (_root, args, ctx) => {
+        const filter = toEventFilter(args.filter as EventFilterArgs | null | undefined);
+        const scope = listScope('events', { ...filter, kinds: filter.kinds?.join(',') });
+        for (const [name, value] of [
+          ['first', args.first],
+          ['last', args.last],
+        ] as const) {
+          if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
+            throw badInput(`\`${name}\` must be between 1 and ${MAX_PAGE_SIZE}.`);
+          }
+        }
+        if (args.first != null && args.last != null) throw badInput('Pass `first` or `last`, not both.');
+        const after = args.after ? decodeEventCursor(args.after, scope, 'after') : null;
+        const before = args.before ? decodeEventCursor(args.before, scope, 'before') : null;
+        const page = await pageEvents(
+          ctx.live.history,
+          { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
+          filter,
+        );
+        const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq), node }));
+        return {
+          edges,
+          pageInfo: {
+            hasNextPage: page.hasNextPage,
+            hasPreviousPage: page.hasPreviousPage,
+            startCursor: edges[0]?.cursor ?? null,
+            endCursor: edges.at(-1)?.cursor ?? null,
+          },
+          totalCount: page.totalCount,
+        };
+      },
+    },
+    {
+      name: 'PaymentEventConnection',
+      description: 'A page of the event log.',
+      edgesField: { description: 'The events of this page, newest first, each with its cursor.' },
+    },
+    { name: 'PaymentEventEdge', description: 'One event and its cursor.', nodeField: { description: 'The event.' } },
+  ),
+}));
+
 builder.subscriptionFields((t) => ({
   paymentEvents: t.field({
     ...access({ scope: 'events:read' }),
     type: PaymentEventRef,
-    description: 'Every verified webhook, as it arrives. Pass `kinds` to receive only some (e.g. ["charge.success", "charge.failed"]).',
-    args: { kinds: t.arg.stringList({ required: false, description: 'Event kinds to receive; all when omitted or empty.' }) },
-    subscribe: (_root, { kinds }, ctx) => ctx.live.paymentEvents(kinds ?? null),
-    resolve: (event) => event,
+    description:
+      'Every event, in log order, each once. Pass `after` (the last id you received) to first receive, in order, every event since then still in the log, then live ones: remember the last id and resubscribe with it after every reconnect. An `after` older than the log is EVENT_CURSOR_EXPIRED: reload from the `events` query. Pass `kinds` to receive only some (e.g. ["charge.success", "charge.failed"]).',
+    args: {
+      kinds: t.arg.stringList({ required: false, description: 'Event kinds to receive; all when omitted or empty.' }),
+      after: t.arg.id({ required: false, description: 'Resume after this event id (from `PaymentEvent.id`).' }),
+    },
+    subscribe: async (_root, { kinds, after }, ctx) => {
+      const position = after ? eventPosition(String(after), 'after') : null;
+      try {
+        return await ctx.live.paymentEvents(kinds ?? null, position);
+      } catch (err) {
+        if (!(err instanceof ResumeTooOldError)) throw err;
+        throw new GraphQLError(
+          'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
+          {
+            extensions: {
+              code: 'EVENT_CURSOR_EXPIRED',
+              retryable: false,
+              messageFr:
+                "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
+            },
+          },
+        );
+      }
+    },
+    resolve: (event) => passOrInterrupt(event),
   }),
   checkoutUpdated: t.field({
     ...access<{ reference: string }>({ scope: 'events:read', client: ({ reference }) => ({ kind: 'checkout', reference }) }),
     type: CheckoutRef,
-    description: 'The checkout each time its status moves forward; completes after a final status. Either reference form works.',
+    description:
+      'The checkout now, then each time its status moves forward; completes after a final status. Either reference form works. Unknown reference: NOT_FOUND.',
     args: { reference: t.arg.string({ required: true }) },
-    subscribe: (_root, { reference }, ctx) => ctx.live.watch('checkout', reference),
-    resolve: (resource) => resource as unknown as Checkout,
+    subscribe: (_root, { reference }, ctx) => follow(ctx, 'checkout', reference),
+    resolve: (resource) => passOrInterrupt(resource) as unknown as Checkout,
   }),
   chargeUpdated: t.field({
     ...access<{ reference: string }>({ scope: 'events:read', client: ({ reference }) => ({ kind: 'charge', reference }) }),
     type: ChargeRef,
     description:
-      'The charge each time its status moves forward (SEND_OTP → SUCCESS, PAY_OFFLINE → FAILED...); completes after a final status.',
+      'The charge now, then each time its status moves forward (SEND_OTP → SUCCESS, PAY_OFFLINE → FAILED...); completes after a final status. Unknown reference: NOT_FOUND.',
     args: { reference: t.arg.string({ required: true }) },
-    subscribe: (_root, { reference }, ctx) => ctx.live.watch('charge', reference),
-    resolve: (resource) => resource as unknown as Charge,
+    subscribe: (_root, { reference }, ctx) => follow(ctx, 'charge', reference),
+    resolve: (resource) => passOrInterrupt(resource) as unknown as Charge,
   }),
   transferUpdated: t.field({
     ...access({ scope: 'events:read' }),
     type: TransferRef,
-    description: 'The transfer each time its status moves forward; completes after SUCCESS or FAILED.',
+    description:
+      'The transfer now, then each time its status moves forward; completes after SUCCESS or FAILED. Unknown reference: NOT_FOUND.',
     args: { reference: t.arg.string({ required: true }) },
-    subscribe: (_root, { reference }, ctx) => ctx.live.watch('transfer', reference),
-    resolve: (resource) => resource as unknown as Transfer,
+    subscribe: (_root, { reference }, ctx) => follow(ctx, 'transfer', reference),
+    resolve: (resource) => passOrInterrupt(resource) as unknown as Transfer,
   }),
   settlementUpdated: t.field({
     ...access({ scope: 'events:read' }),
     type: SettlementRef,
-    description: 'The settlement each time its status moves forward (PROCESSING → IN_TRANSIT → SUCCESS); completes after a final status.',
+    description:
+      'The settlement now, then each time its status moves forward (PROCESSING → IN_TRANSIT → SUCCESS); completes after a final status. Unknown reference: NOT_FOUND.',
     args: { reference: t.arg.string({ required: true }) },
-    subscribe: (_root, { reference }, ctx) => ctx.live.watch('settlement', reference),
-    resolve: (resource) => resource as unknown as Settlement,
+    subscribe: (_root, { reference }, ctx) => follow(ctx, 'settlement', reference),
+    resolve: (resource) => passOrInterrupt(resource) as unknown as Settlement,
   }),
 }));

@@ -5,7 +5,7 @@
 // validates, runs under the idempotency key and maps failures, the same way for
 // all of them.
 import type { InputObjectRef, ObjectRef } from '@pothos/core';
-import { ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
+import { RateLimitedError, ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
 import { runIdempotent, scopedKey } from '../idempotency/run.js';
 import type { ClientResource, Scope } from '../auth/index.js';
 import type { ResourceKind } from '../upstream/types.js';
@@ -66,15 +66,26 @@ export interface PaymentMutation<Arg, Request, Payload> {
    */
   request: (arg: Arg, scopedKey: string | null) => Request;
   execute: (request: Request, ctx: GatewayContext) => Promise<Payload>;
+  /** The resources a successful run created: the gateway watches them until final (live reconciliation). */
+  created?: (payload: Payload) => Array<{ kind: ResourceKind; reference: string }>;
 }
 
 export function paymentMutation<Arg, Request, Payload>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
   if (spec.movesMoney) MONEY_MOVING_MUTATIONS.add(name);
-  // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable.
-  const errors = spec.movesMoney ? [...spec.errors, ServiceUnavailableError] : spec.errors;
+  // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable,
+  // and every mutation may be refused by the caller's rate limits (src/limits/).
+  const errors = withErrors(spec.errors, spec.movesMoney ? [ServiceUnavailableError, RateLimitedError] : [RateLimitedError]);
   const clientRule = spec.access.client;
 
+  const watchCreated = (payload: Payload, ctx: GatewayContext): Payload => {
+    for (const { kind, reference } of spec.created?.(payload) ?? []) ctx.resourceCreated?.(kind, reference);
+    return payload;
+  };
+
   const run = async (arg: Arg, ctx: GatewayContext): Promise<Payload> => {
+    // Before validation: a caller over its limits learns nothing more and costs nothing more.
+    const retryAfterMs = spec.movesMoney ? await ctx.limits.admitMoneyMove() : ctx.limits.generalLimitRetryAfterMs;
+    if (retryAfterMs !== null) throw new RateLimitedError(retryAfterMs);
     if (spec.validate) {
       const checks = new Checks();
       spec.validate(arg, checks);
@@ -94,7 +105,8 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
       key,
       input: request,
       meta: rule.meta?.(request),
-      execute: () => spec.execute(request, ctx),
+      // Only a run that reached the service created something (a replayed result was watched the first time).
+      execute: () => spec.execute(request, ctx).then((payload) => watchCreated(payload, ctx)),
       reconcile: rule.reconcile ? () => rule.reconcile!(request, ctx) : undefined,
     });
   };
@@ -132,4 +144,8 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
       }) as never,
     }),
   );
+}
+
+function withErrors(declared: readonly ErrorClass[], added: readonly ErrorClass[]): ErrorClass[] {
+  return [...declared, ...added.filter((error) => !declared.includes(error))];
 }

@@ -5,6 +5,9 @@ import type DataLoader from 'dataloader';
 
 export const NODE_TYPES = new Set(['Checkout', 'Charge', 'Transfer', 'Settlement']);
 
+/** Most ids one `nodes(ids:)` may ask for. */
+export const NODES_MAX_IDS = 100;
+
 export function encodeGlobalId(typename: string, id: string | number | bigint): string {
   return Buffer.from(`${typename}:${String(id)}`, 'utf8').toString('base64url');
 }

@@ -4,7 +4,7 @@
 // cursor used with another filter is refused with a clear error instead of
 // silently landing on the wrong page.
 import { createHash } from 'node:crypto';
-import { GraphQLError } from 'graphql';
+import { topLevelError } from '../errors/top-level.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -44,16 +44,10 @@ export function decodeCursor(cursor: string, scope: string, argName: 'after' | '
   }
   const c = decoded as { s?: unknown; o?: unknown } | null;
   if (!c || typeof c.s !== 'string' || typeof c.o !== 'number' || !Number.isSafeInteger(c.o) || c.o < 0) {
-    throw badCursor(`\`${argName}\` is not a cursor this API issued.`);
+    throw topLevelError('INVALID_CURSOR', { arg: argName, reason: 'malformed' });
   }
-  if (c.s !== scope) {
-    throw badCursor(`\`${argName}\` was issued for a different list or filter; start again without a cursor when the filter changes.`);
-  }
+  if (c.s !== scope) throw topLevelError('INVALID_CURSOR', { arg: argName, reason: 'other_list' });
   return c.o;
-}
-
-function badCursor(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'INVALID_CURSOR' } });
 }
 
 /** Which absolute offsets [start, end) a request wants, once the list length is known. */
@@ -73,11 +67,11 @@ export function parseConnectionArgs(args: ConnectionArgs, scope: string): Window
     ['last', last],
   ] as const) {
     if (value !== null && value !== undefined && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
-      throw new GraphQLError(`\`${name}\` must be between 1 and ${MAX_PAGE_SIZE}.`, { extensions: { code: 'BAD_USER_INPUT' } });
+      throw topLevelError('BAD_USER_INPUT', { kind: 'page_size', arg: name, max: MAX_PAGE_SIZE });
     }
   }
   if (first != null && last != null) {
-    throw new GraphQLError('Pass `first` or `last`, not both.', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
   }
   const lowerBound = args.after ? decodeCursor(args.after, scope, 'after') + 1 : 0;
   const upperBound = args.before ? decodeCursor(args.before, scope, 'before') : null;
@@ -112,15 +106,4 @@ export function buildConnection<T>(scope: string, start: number, items: T[], tot
     },
     totalCount: total,
   };
-}
-
-/**
- * For lists the service returns whole (checkouts, transfers, settlements).
- * Arguments and cursors are checked before the list is fetched.
- */
-export async function connectionFromList<T>(args: ConnectionArgs, scope: string, fetchAll: () => Promise<T[]>): Promise<Connection<T>> {
-  const request = parseConnectionArgs(args, scope);
-  const all = await fetchAll();
-  const { start, end } = resolveWindow(request, all.length);
-  return buildConnection(scope, start, all.slice(start, end), all.length);
 }

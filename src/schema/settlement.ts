@@ -1,7 +1,7 @@
 // Settlements: move collected funds to the payout account set up in the
 // service's business settings.
 import { UpstreamCallError } from '../upstream/errors.js';
-import type { Settlement, SettlementAccount } from '../upstream/types.js';
+import type { Settlement, SettlementAccount, SettlementStatus } from '../upstream/types.js';
 import { access } from './access.js';
 import { builder } from './builder.js';
 import { AccountTypeEnum, SettlementStatusEnum } from './enums.js';
@@ -17,7 +17,7 @@ import {
 } from '../errors/payment-errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
-import { connectionFromList, listScope } from './pagination.js';
+import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
 import { SettlementRef } from './refs.js';
 
 const PayoutAccountRef = builder.objectRef<SettlementAccount>('PayoutAccount').implement({
@@ -54,6 +54,27 @@ builder.node(SettlementRef, {
   }),
 });
 
+const SettlementFilterInput = builder.inputType('SettlementFilter', {
+  description:
+    'Narrows the settlement list. All conditions must hold. The gateway applies them (the service lists settlements unfiltered), with one call to the service per operation whatever the filter.',
+  fields: (t) => ({
+    reference: t.string({ description: 'Exactly this settlement reference.' }),
+    status: t.field({ type: SettlementStatusEnum, description: 'This status only.' }),
+    dateFrom: t.field({ type: 'Date', description: 'Requested on or after this day (UTC).' }),
+    dateTo: t.field({ type: 'Date', description: 'Requested on or before this day (UTC).' }),
+    amountMin: t.int({ description: 'Amount at least this, in XOF.' }),
+    amountMax: t.int({ description: 'Amount at most this, in XOF.' }),
+  }),
+});
+
+interface SettlementFilter extends CommonFilter {
+  status?: SettlementStatus | null;
+}
+
+function matchesSettlement(f: SettlementFilter) {
+  return (s: Settlement) => (!f.reference || s.reference === f.reference) && (!f.status || s.status === f.status) && withinBounds(f, s);
+}
+
 builder.queryFields((t) => ({
   settlement: t.field({
     ...access({ scope: 'payments:read' }),
@@ -67,8 +88,18 @@ builder.queryFields((t) => ({
     {
       ...access({ scope: 'payments:read' }),
       type: SettlementRef,
-      description: 'All settlements, newest first.',
-      resolve: (_root, args, ctx) => connectionFromList(args, listScope('settlements'), () => ctx.upstream.listSettlements()),
+      description:
+        'Settlements, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
+      args: { filter: t.arg({ type: SettlementFilterInput }) },
+      resolve: async (_root, args, ctx) => {
+        const filter = canonicalFilter(args.filter) as SettlementFilter;
+        checkFilterBounds(filter);
+        const connection = await filteredConnection(args, 'settlements', filter as Record<string, unknown>, async () =>
+          (await listOnce(ctx, 'settlements', () => ctx.upstream.listSettlements())).filter(matchesSettlement(filter)),
+        );
+        for (const { node } of connection.edges) ctx.loaders.settlement.prime(node.reference, node);
+        return connection;
+      },
     },
     {
       name: 'SettlementConnection',
@@ -107,6 +138,7 @@ paymentMutation('createSettlement', {
   // A settlement carries only its amount: one whose creation got no answer cannot be told apart from another.
   idempotency: { key: (input) => input.idempotencyKey },
   execute: async (request, ctx) => ({ settlement: await ctx.upstream.createSettlement(request) }),
+  created: (payload) => [{ kind: 'settlement', reference: payload.settlement.reference }],
 });
 
 paymentMutation('cancelSettlement', {

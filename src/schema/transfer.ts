@@ -3,7 +3,7 @@
 import { wrapErrorIfMatches } from '@pothos/plugin-errors';
 import { extIdForKey } from '../idempotency/ext-id.js';
 import { walletForPhone } from '../upstream/phone-rules.js';
-import type { BulkTransferFailure, CreateTransferInput, Transfer, Wallet } from '../upstream/types.js';
+import type { BulkTransferFailure, CreateTransferInput, Transfer, TransferStatus, Wallet } from '../upstream/types.js';
 import { UpstreamCallError, isDuplicateExtId } from '../upstream/errors.js';
 import { access } from './access.js';
 import { builder, type GatewaySchemaTypes } from './builder.js';
@@ -18,14 +18,14 @@ import {
   RateLimitedError,
   UpstreamError,
   ValidationError,
+  fromServiceFieldErrors,
   walletNamedIn,
-  type FieldProblem,
   type PaymentError,
 } from '../errors/payment-errors.js';
 import { PaymentErrorInterface } from './errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
-import { connectionFromList, listScope } from './pagination.js';
+import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
 import { TransferRef } from './refs.js';
 import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
 
@@ -53,6 +53,39 @@ builder.node(TransferRef, {
   }),
 });
 
+const TransferFilterInput = builder.inputType('TransferFilter', {
+  description:
+    'Narrows the transfer list. All conditions must hold. The gateway applies them (the service lists transfers unfiltered), with one call to the service per operation whatever the filter.',
+  fields: (t) => ({
+    reference: t.string({ description: 'Exactly this transfer reference.' }),
+    status: t.field({ type: TransferStatusEnum, description: 'This status only.' }),
+    wallet: t.field({ type: WalletEnum, description: 'Paid from this wallet only.' }),
+    phone: t.string({ description: 'To this recipient phone only.' }),
+    extId: t.string({ description: 'Exactly this external id of yours.' }),
+    dateFrom: t.field({ type: 'Date', description: 'Requested on or after this day (UTC).' }),
+    dateTo: t.field({ type: 'Date', description: 'Requested on or before this day (UTC).' }),
+    amountMin: t.int({ description: 'Amount at least this, in XOF.' }),
+    amountMax: t.int({ description: 'Amount at most this, in XOF.' }),
+  }),
+});
+
+interface TransferFilter extends CommonFilter {
+  status?: TransferStatus | null;
+  wallet?: Wallet | null;
+  phone?: string | null;
+  extId?: string | null;
+}
+
+function matchesTransfer(f: TransferFilter) {
+  return (tr: Transfer) =>
+    (!f.reference || tr.reference === f.reference) &&
+    (!f.status || tr.status === f.status) &&
+    (!f.wallet || tr.recipientWallet === f.wallet) &&
+    (!f.phone || tr.recipientPhone === f.phone) &&
+    (!f.extId || tr.extId === f.extId) &&
+    withinBounds(f, tr);
+}
+
 builder.queryFields((t) => ({
   transfer: t.field({
     ...access({ scope: 'payments:read' }),
@@ -66,8 +99,18 @@ builder.queryFields((t) => ({
     {
       ...access({ scope: 'payments:read' }),
       type: TransferRef,
-      description: 'All transfers, newest first.',
-      resolve: (_root, args, ctx) => connectionFromList(args, listScope('transfers'), () => ctx.upstream.listTransfers()),
+      description:
+        'Transfers, newest first, filtered. Cursors belong to one filter: changing the filter means starting again without a cursor.',
+      args: { filter: t.arg({ type: TransferFilterInput }) },
+      resolve: async (_root, args, ctx) => {
+        const filter = canonicalFilter(args.filter) as TransferFilter;
+        checkFilterBounds(filter);
+        const connection = await filteredConnection(args, 'transfers', filter as Record<string, unknown>, async () =>
+          (await listOnce(ctx, 'transfers', () => ctx.upstream.listTransfers())).filter(matchesTransfer(filter)),
+        );
+        for (const { node } of connection.edges) ctx.loaders.transfer.prime(node.reference, node);
+        return connection;
+      },
     },
     {
       name: 'TransferConnection',
@@ -163,6 +206,7 @@ paymentMutation('createTransfer', {
     ctx.loaders.transfer.prime(transfer.reference, transfer);
     return { transfer };
   },
+  created: (payload) => [{ kind: 'transfer', reference: payload.transfer.reference }],
 });
 
 /** The transfer found under an ext_id is the payout asked for: same recipient, same amount. */
@@ -248,12 +292,12 @@ function itemError(failure: BulkTransferFailure, index: number | null): PaymentE
     );
   if (/invalid account|no account|not registered/i.test(reasons)) return new InvalidAccountError();
   const base = index === null ? ['input', 'transfers'] : ['input', 'transfers', String(index)];
-  const problems: FieldProblem[] = [
+  const problems = fromServiceFieldErrors([
     ...failure.fieldErrors.map((e) => ({ path: [...base, ...e.path.map(camelCase)], message: e.message })),
     ...failure.nonFieldErrors.map((message) => ({ path: base, message })),
-  ];
+  ]);
   return new ValidationError(
-    problems.length > 0 ? problems : [{ path: base, message: 'The payment service rejected this item.' }],
+    problems.length > 0 ? problems : fromServiceFieldErrors([{ path: base, message: 'The payment service rejected this item.' }]),
     'INVALID_DATA',
   );
 }
@@ -272,7 +316,7 @@ paymentMutation('createBulkTransfer', {
   movesMoney: true,
   validate: (input, checks) => {
     if (input.transfers.length > BULK_TRANSFER_LIMIT) throw new BatchSizeLimitExceededError(BULK_TRANSFER_LIMIT, input.transfers.length);
-    if (input.transfers.length === 0) checks.fail(checks.at('transfers'), 'Give at least one transfer.');
+    if (input.transfers.length === 0) checks.fail(checks.at('transfers'), 'Give at least one transfer.', 'Indiquez au moins un transfert.');
     input.transfers.forEach((item, i) => checkTransferItem(checks, ['transfers', i], item));
   },
   // Every item carries an ext_id (the client's, or one derived from the bulk's key and its position), so

@@ -1,7 +1,9 @@
 // Input checks that run before any call to the payment service, so a typo
 // costs the customer nothing and the error names the exact field.
+// Every message is written in English and French, and names operators as people know them.
 import { PHONE_RULES, isValidRecipientFor, walletForPhone } from '../upstream/phone-rules.js';
 import type { Provider, Wallet } from '../upstream/types.js';
+import { BF_MOBILE_TEXT, operatorName, phoneRuleText } from '../errors/operators.js';
 import { ValidationError, type FieldProblem } from '../errors/payment-errors.js';
 
 export const MIN_TRANSFER_AMOUNT = 100;
@@ -16,33 +18,46 @@ export class Checks {
     return [...this.base, ...path.map(String)];
   }
 
-  fail(path: string[], message: string): void {
-    this.problems.push({ path, message });
+  /** One problem, said in English and in French (both shown to people). */
+  fail(path: string[], message: string, messageFr: string): void {
+    this.problems.push({ path, message, messageFr });
   }
 
   amount(path: string[], value: number, minimum = 1): void {
     if (!Number.isSafeInteger(value) || value < minimum) {
-      this.fail(
-        path,
-        minimum > 1 ? `Amount must be a whole number of XOF, at least ${minimum}.` : 'Amount must be a positive whole number of XOF.',
-      );
+      if (minimum > 1) {
+        this.fail(
+          path,
+          `Amount must be a whole number of XOF, at least ${minimum}.`,
+          `Le montant doit être un nombre entier de XOF, au moins ${minimum}.`,
+        );
+      } else {
+        this.fail(path, 'Amount must be a positive whole number of XOF.', 'Le montant doit être un nombre entier positif de XOF.');
+      }
     }
   }
 
   phoneFor(path: string[], provider: Provider, phone: string): void {
     if (!PHONE_RULES[provider].test(phone)) {
-      this.fail(path, `Not a valid ${provider.toUpperCase()} number: expected ${PHONE_RULES[provider].description}.`);
+      const name = operatorName(provider);
+      const rule = phoneRuleText(provider);
+      this.fail(path, `Not a valid ${name.en} number: expected ${rule.en}.`, `Numéro ${name.fr} invalide ; format attendu : ${rule.fr}.`);
     }
   }
 
   recipient(path: string[], phone: string, wallet: Wallet | null | undefined): void {
     if (wallet ? !isValidRecipientFor(wallet, phone) : walletForPhone(phone) === null) {
-      this.fail(
-        path,
-        wallet
-          ? `Not a number the ${wallet.toUpperCase()} wallet can pay: expected ${wallet === 'opd_bf' ? 'a Burkina Faso mobile number' : PHONE_RULES[wallet].description}.`
-          : 'Not a Burkina Faso or Benin mobile number.',
-      );
+      if (wallet) {
+        const name = operatorName(wallet);
+        const rule = wallet === 'opd_bf' ? BF_MOBILE_TEXT : phoneRuleText(wallet);
+        this.fail(
+          path,
+          `Not a number the ${name.en} wallet can pay: expected ${rule.en}.`,
+          `Le portefeuille ${name.fr} ne peut pas payer ce numéro ; format attendu : ${rule.fr}.`,
+        );
+      } else {
+        this.fail(path, 'Not a Burkina Faso or Benin mobile number.', 'Ce n’est pas un numéro mobile du Burkina Faso ou du Bénin.');
+      }
     }
   }
 
@@ -54,19 +69,21 @@ export class Checks {
     } catch {
       ok = false;
     }
-    if (!ok) this.fail(path, 'Must be an absolute http(s) URL.');
+    if (!ok) this.fail(path, 'Must be an absolute http(s) URL.', 'Doit être une URL http(s) absolue.');
   }
 
   email(path: string[], value: string | null | undefined): void {
-    if (value != null && (value.length > 254 || !EMAIL.test(value))) this.fail(path, 'Must be an email address.');
+    if (value != null && (value.length > 254 || !EMAIL.test(value)))
+      this.fail(path, 'Must be an email address.', 'Doit être une adresse e-mail.');
   }
 
-  nonEmpty(path: string[], value: string, what: string): void {
-    if (value.trim() === '') this.fail(path, `${what} must not be empty.`);
+  /** `what` names the field in both languages, e.g. { en: 'The OTP', fr: 'Le code OTP' }. */
+  nonEmpty(path: string[], value: string, what: { en: string; fr: string }): void {
+    if (value.trim() === '') this.fail(path, `${what.en} must not be empty.`, `${what.fr} ne doit pas être vide.`);
   }
 
   maxLength(path: string[], value: string | null | undefined, max: number): void {
-    if (value != null && value.length > max) this.fail(path, `Must be at most ${max} characters.`);
+    if (value != null && value.length > max) this.fail(path, `Must be at most ${max} characters.`, `Au plus ${max} caractères.`);
   }
 
   /** Throws the collected problems, if any. */

@@ -13,6 +13,7 @@ import { UpstreamCallError } from './errors.js';
 import { readEnvelope, type Envelope } from './envelope.js';
 import { mapFailure, type Operation } from './failure.js';
 import { createTransport, type HttpCall } from './http.js';
+import { ENDPOINTS, callOutcome, type UpstreamObserver } from './observation.js';
 import {
   BadBodyError,
   isPlainObject,
@@ -36,19 +37,48 @@ export interface UpstreamClientOptions {
   retryBaseMs?: number;
   /** Maximum sockets to the service (default 16). */
   connections?: number;
+  /** Told of every call once it ends (metrics, traces); what it throws is ignored. */
+  observe?: UpstreamObserver;
 }
 
 const P = '/v1/payment';
 
 export function createUpstreamClient(config: UpstreamConfig, options: UpstreamClientOptions = {}): UpstreamClient {
+  const { observe, ...transportOptions } = options;
   const http = createTransport({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     timeoutMs: config.timeoutMs,
-    ...options,
+    ...transportOptions,
   });
 
   async function call<T>(
+    operation: Operation,
+    req: HttpCall,
+    read: (env: Envelope) => T,
+    readFailure?: (env: Envelope) => boolean,
+  ): Promise<T> {
+    if (!observe) return exchange(operation, req, read, readFailure);
+    const startedAt = Date.now();
+    const started = performance.now();
+    const report = (outcome: string) => {
+      try {
+        observe({ operation, endpoint: ENDPOINTS[operation], outcome, startedAt, durationMs: performance.now() - started });
+      } catch {
+        // Bookkeeping must never change how a payment call ends.
+      }
+    };
+    try {
+      const result = await exchange(operation, req, read, readFailure);
+      report('success');
+      return result;
+    } catch (err) {
+      report(callOutcome(err));
+      throw err;
+    }
+  }
+
+  async function exchange<T>(
     operation: Operation,
     req: HttpCall,
     read: (env: Envelope) => T,

@@ -4,14 +4,15 @@
 // Order of checks, cheapest and least trusting first:
 //   method (405) -> content type (415) -> signature header present (400)
 //   -> declared size (413) -> bounded read (413) -> signature (400)
-//   -> JSON object (400) -> dedupe -> publish -> 200.
+//   -> JSON object (400) -> dedupe -> append to the event log -> 200.
 // Nothing from an unverified body is logged beyond its length. The payment
 // service is never called here: the record is published and the request ends.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignatureScheme } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryDeduplicator } from './dedupe.js';
-import type { PaymentEventRecord } from '../events/payment-event.js';
+import type { LoggedPaymentEvent, PaymentEventRecord } from '../events/payment-event.js';
+import { encodeEventId } from '../events/stream-id.js';
 import { isObject, toPaymentEventRecord } from './event.js';
 import { verifySignature } from './signature.js';
 
@@ -20,22 +21,46 @@ export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
 export interface WebhookHandlerDeps {
   secret: string;
   scheme: SignatureScheme;
-  dedupe: DeliveryDeduplicator;
-  publish: (event: PaymentEventRecord) => Promise<void>;
+  /** With `publish`: de-duplicate, then append (the path without `accept`). */
+  dedupe?: DeliveryDeduplicator;
+  /** Appends the event to the durable log; the answer is 200 only once it resolves (503 when it rejects). */
+  publish?: (event: PaymentEventRecord) => Promise<LoggedPaymentEvent | void>;
+  /**
+   * When given, used instead of `dedupe` + `publish`: de-duplicates and appends to the log in one atomic
+   * step (`seq`: the event's log id, when known). Rejects when it cannot (the answer is then 503).
+   */
+  accept?: (event: PaymentEventRecord) => Promise<{ duplicate: boolean; seq: string | null }>;
   log: Logger;
   maxBytes?: number;
   now?: () => Date;
+  /** Told what happens to each delivery (metrics): received, then verified (and maybe duplicate), or rejected (a 4xx). */
+  observe?: (event: WebhookEvent) => void;
 }
+
+export type WebhookEvent = 'received' | 'verified' | 'duplicate' | 'rejected';
 
 export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
   if (deps.secret.length === 0) throw new Error('webhook secret must not be empty');
+  const twoSteps = deps.dedupe && deps.publish ? { dedupe: deps.dedupe, publish: deps.publish } : null;
+  if (!deps.accept && !twoSteps) throw new Error('the webhook handler needs `accept`, or `dedupe` and `publish`');
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
   const now = deps.now ?? (() => new Date());
   const { log } = deps;
+  const observe = (event: WebhookEvent) => {
+    try {
+      deps.observe?.(event);
+    } catch {
+      // Bookkeeping must never change the answer to the sender.
+    }
+  };
 
   return async function handleWebhook(req, res) {
+    observe('received');
+    res.once('finish', () => {
+      if (res.statusCode >= 400 && res.statusCode < 500) observe('rejected');
+    });
     try {
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');
@@ -71,6 +96,7 @@ export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
         log.warn('webhook rejected', { reason: 'bad_signature', bytes: raw.length });
         return reply(req, res, 400, { ok: false, error: 'invalid_signature' });
       }
+      observe('verified');
 
       const body = parseJsonObject(raw);
       if (body === undefined) {
@@ -81,30 +107,54 @@ export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
       const record = toPaymentEventRecord(body, raw, now());
       const fields = { id: record.id, kind: record.kind, reference: record.reference };
 
+      if (deps.accept) {
+        // De-duplicated and appended in one atomic step: nothing is ever marked seen without being logged.
+        let accepted: Awaited<ReturnType<NonNullable<WebhookHandlerDeps['accept']>>>;
+        try {
+          accepted = await deps.accept(record);
+        } catch (err) {
+          log.error('webhook append failed', { ...fields, error: err });
+          return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
+        }
+        const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq) } : {};
+        if (accepted.duplicate) {
+          observe('duplicate');
+          log.info('webhook duplicate', fields);
+          return reply(req, res, 200, { ok: true, duplicate: true, id: record.id, ...eventId });
+        }
+        log.info('webhook accepted', fields);
+        return reply(req, res, 200, { ok: true, duplicate: false, id: record.id, ...eventId });
+      }
+
+      // Checked at construction: without `accept`, both are there.
+      const { dedupe, publish } = twoSteps!;
       let first: boolean;
       try {
-        first = await deps.dedupe.firstSeen(record.id);
+        first = await dedupe.firstSeen(record.id);
       } catch (err) {
         log.error('webhook dedupe failed', { ...fields, error: err });
         return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
       }
       if (!first) {
+        observe('duplicate');
         log.info('webhook duplicate', fields);
         return reply(req, res, 200, { ok: true, duplicate: true, id: record.id });
       }
 
+      let logged: LoggedPaymentEvent | void;
       try {
-        await deps.publish(record);
+        logged = await publish(record);
       } catch (err) {
         // Un-mark it, so the sender's retry (it gets a 5xx) is published rather than called a duplicate.
-        await deps.dedupe.release(record.id).catch((releaseErr: unknown) => {
+        await dedupe.release(record.id).catch((releaseErr: unknown) => {
           log.error('webhook dedupe release failed', { ...fields, error: releaseErr });
         });
         log.error('webhook publish failed', { ...fields, error: err });
         return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
       }
       log.info('webhook accepted', fields);
-      return reply(req, res, 200, { ok: true, duplicate: false, id: record.id });
+      // `eventId`: the event's id in the log (PaymentEvent.id); `id`: the delivery id, the same for every re-send.
+      return reply(req, res, 200, { ok: true, duplicate: false, id: record.id, ...(logged ? { eventId: encodeEventId(logged.seq) } : {}) });
     } catch (err) {
       log.error('webhook handler failed', { error: err });
       if (!res.headersSent) reply(req, res, 500, { ok: false, error: 'internal_error' });

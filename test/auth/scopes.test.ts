@@ -6,6 +6,8 @@ describe('the scope table', () => {
     expect(requiredScopeFor('Query', 'charges')).toBe('payments:read');
     expect(requiredScopeFor('Query', 'balance')).toBe('payments:read');
     expect(requiredScopeFor('Query', 'node')).toBe('payments:read');
+    // The event history belongs to events:read, like the live events.
+    expect(requiredScopeFor('Query', 'events')).toBe('events:read');
     for (const f of ['initializeCheckout', 'createCharge', 'submitChargeOtp'])
       expect(requiredScopeFor('Mutation', f)).toBe('payments:collect');
     for (const f of ['createTransfer', 'createBulkTransfer']) expect(requiredScopeFor('Mutation', f)).toBe('payouts:write');

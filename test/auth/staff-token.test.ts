@@ -52,6 +52,17 @@ describe('staff tokens (HS256)', () => {
     expect((await refusal(verifier.verify(late), late)).reason).toBe('expired');
   });
 
+  it('a token verified once stays subject to its expiry (the verified-token cache never outlives it)', async () => {
+    let clock = new Date();
+    const moving = createTokenVerifier(authConfig(), { now: () => clock });
+    const minted = await mintStaffToken({ secret: SECRET, scopes: ['payments:read'], subject: 'ops', ttlSeconds: 60, now: clock });
+    await expect(moving.verify(minted.token)).resolves.toMatchObject({ subject: 'ops' });
+    clock = new Date(clock.getTime() + 80_000); // within the 30 s tolerance: still admitted, from the cache or not
+    await expect(moving.verify(minted.token)).resolves.toMatchObject({ subject: 'ops' });
+    clock = new Date(clock.getTime() + 15_000); // 95 s after minting: past exp + tolerance
+    expect((await refusal(moving.verify(minted.token), minted.token)).reason).toBe('expired');
+  });
+
   it('refuses a token without exp', async () => {
     const build = () => new SignJWT({ scope: 'payments:read' }).setProtectedHeader({ alg: 'HS256' }).setSubject('ops');
     await expect(verifier.verify(await build().setExpirationTime(inOneHour()).sign(key(SECRET)))).resolves.toBeTruthy();

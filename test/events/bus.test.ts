@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, SubscriberTooSlowError, type EventBus, type ResourceChange } from '../../src/events/bus.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import { createLogger } from '../../src/logger.js';
-import type { PaymentEventRecord } from '../../src/events/payment-event.js';
+import type { LoggedPaymentEvent, PaymentEventRecord } from '../../src/events/payment-event.js';
+import { compareStreamIds } from '../../src/events/stream-id.js';
 import { waitFor } from '../redis/wait.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from './redis-helpers.js';
 
@@ -20,6 +21,11 @@ function paymentEvent(id: string, reference: string | null = 'chk_1'): PaymentEv
     resourceType: 'checkout',
     payload: { event: 'checkout.success', data: { reference, nested: [1, 'two', null] } },
   };
+}
+
+/** The event as the log hands it back: the record and its position. */
+function logged(event: PaymentEventRecord, seq: string): LoggedPaymentEvent {
+  return { ...event, seq };
 }
 
 function change(type: ResourceChange['type'], reference: string, status: string): ResourceChange {
@@ -54,13 +60,15 @@ describe('in-memory bus', () => {
     // Subscriptions start with the first next() (the iterators are lazy).
     const n1 = s1.next();
     const n2 = s2.next();
-    await bus.publishPaymentEvent(paymentEvent('e1'));
-    expect(await n1).toEqual({ done: false, value: paymentEvent('e1') });
-    expect(await n2).toEqual({ done: false, value: paymentEvent('e1') });
+    const e1 = await bus.publishPaymentEvent(paymentEvent('e1'));
+    expect(e1.seq).toMatch(/^\d+-\d+$/);
+    expect(await n1).toEqual({ done: false, value: logged(paymentEvent('e1'), e1.seq) });
+    expect(await n2).toEqual({ done: false, value: logged(paymentEvent('e1'), e1.seq) });
     // Exactly once: the next event s1 sees is the following one, not a second e1.
     const following = s1.next();
-    await bus.publishPaymentEvent(paymentEvent('e2'));
-    expect(await following).toEqual({ done: false, value: paymentEvent('e2') });
+    const e2 = await bus.publishPaymentEvent(paymentEvent('e2'));
+    expect(compareStreamIds(e2.seq, e1.seq)).toBeGreaterThan(0);
+    expect(await following).toEqual({ done: false, value: logged(paymentEvent('e2'), e2.seq) });
   });
 
   it('routes resource changes by type and reference only', async () => {
@@ -111,13 +119,13 @@ describe('in-memory bus', () => {
     const kept = bus.subscribePaymentEvents();
     const keptFirst = kept.next();
     const thrownFirst = thrown.next();
-    await bus.publishPaymentEvent(paymentEvent('before-throw'));
-    expect((await thrownFirst).value).toEqual(paymentEvent('before-throw'));
-    expect((await keptFirst).value).toEqual(paymentEvent('before-throw'));
+    const before = await bus.publishPaymentEvent(paymentEvent('before-throw'));
+    expect((await thrownFirst).value).toEqual(logged(paymentEvent('before-throw'), before.seq));
+    expect((await keptFirst).value).toEqual(logged(paymentEvent('before-throw'), before.seq));
     await expect(thrown.throw!(new Error('client went away'))).rejects.toThrow('client went away');
     const keptNext = kept.next();
-    await bus.publishPaymentEvent(paymentEvent('after-throw'));
-    expect(await keptNext).toEqual({ done: false, value: paymentEvent('after-throw') });
+    const after = await bus.publishPaymentEvent(paymentEvent('after-throw'));
+    expect(await keptNext).toEqual({ done: false, value: logged(paymentEvent('after-throw'), after.seq) });
     expect(await thrown.next()).toEqual({ done: true, value: undefined });
   });
 
@@ -125,8 +133,8 @@ describe('in-memory bus', () => {
     bus = await createEventBus({ maxBuffered: 3 });
     const slow = bus.subscribePaymentEvents();
     const first = slow.next();
-    await bus.publishPaymentEvent(paymentEvent('e0'));
-    expect((await first).value).toEqual(paymentEvent('e0'));
+    const e0 = await bus.publishPaymentEvent(paymentEvent('e0'));
+    expect((await first).value).toEqual(logged(paymentEvent('e0'), e0.seq));
     for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) await bus.publishPaymentEvent(paymentEvent(id));
     const got: string[] = [];
     const ended = await (async () => {
@@ -175,19 +183,18 @@ describe('redis bus: two replicas', () => {
     const onB = b.subscribePaymentEvents();
     const nextA = onA.next();
     const nextB = onB.next();
-    await waitForSubscribers(observer, channel('paymentEvent'), 2);
 
-    await a.publishPaymentEvent(paymentEvent('evt_shared'));
-    expect(await nextA).toEqual({ done: false, value: paymentEvent('evt_shared') });
-    expect(await nextB).toEqual({ done: false, value: paymentEvent('evt_shared') });
+    const shared = await a.publishPaymentEvent(paymentEvent('evt_shared'));
+    expect(await nextA).toEqual({ done: false, value: logged(paymentEvent('evt_shared'), shared.seq) });
+    expect(await nextB).toEqual({ done: false, value: logged(paymentEvent('evt_shared'), shared.seq) });
     // No second copy (e.g. a local dispatch plus the Redis echo).
     // (Redis delivers in publish order: the next event each replica sees being evt_2 proves no second evt_shared.)
     const againA = onA.next();
     const againB = onB.next();
     // The next one arrives on the same iterators.
-    await b.publishPaymentEvent(paymentEvent('evt_2'));
-    expect((await againA).value).toEqual(paymentEvent('evt_2'));
-    expect((await againB).value).toEqual(paymentEvent('evt_2'));
+    const second = await b.publishPaymentEvent(paymentEvent('evt_2'));
+    expect((await againA).value).toEqual(logged(paymentEvent('evt_2'), second.seq));
+    expect((await againB).value).toEqual(logged(paymentEvent('evt_2'), second.seq));
     await Promise.all([onA.return(), onB.return()]);
   });
 
@@ -210,15 +217,23 @@ describe('redis bus: two replicas', () => {
     expect(Number(count)).toBe(0);
   });
 
-  it('is not disturbed by a malformed message on its channel', async () => {
+  it('is not disturbed by a malformed entry in its event log, nor by a malformed message on a channel', async () => {
     const sub = b.subscribePaymentEvents();
     const pending = sub.next();
-    await waitForSubscribers(observer, channel('paymentEvent'), 1);
-    await observer.publish(channel('paymentEvent'), '{not json');
-    await a.publishPaymentEvent(paymentEvent('after_garbage'));
-    expect((await pending).value).toEqual(paymentEvent('after_garbage'));
-    expect(logLines.some((l) => l.includes('"op":"deliver"'))).toBe(true);
+    await observer.xadd(`${namespace}:events:log`, '*', 'e', '{not json');
+    const good = await a.publishPaymentEvent(paymentEvent('after_garbage'));
+    expect((await pending).value).toEqual(logged(paymentEvent('after_garbage'), good.seq));
+    expect(logLines.some((l) => l.includes('skipped a malformed event log entry'))).toBe(true);
     await sub.return();
+
+    const changes = b.subscribeResourceChanged('charge', 'ch_garbage');
+    const next = changes.next();
+    await waitForSubscribers(observer, channel('resourceChanged:charge:ch_garbage'), 1);
+    await observer.publish(channel('resourceChanged:charge:ch_garbage'), '{not json');
+    await a.publishResourceChanged(change('charge', 'ch_garbage', 'success'));
+    expect((await next).value).toEqual(change('charge', 'ch_garbage', 'success'));
+    expect(logLines.some((l) => l.includes('"op":"deliver"'))).toBe(true);
+    await changes.return();
   });
 
   it('does not receive events of another namespace', async () => {
@@ -227,11 +242,10 @@ describe('redis bus: two replicas', () => {
     try {
       const sub = a.subscribePaymentEvents();
       const pending = sub.next();
-      await waitForSubscribers(observer, channel('paymentEvent'), 1);
       await other.publishPaymentEvent(paymentEvent('foreign'));
-      await a.publishPaymentEvent(paymentEvent('own'));
+      const own = await a.publishPaymentEvent(paymentEvent('own'));
       // The foreign event was published first; the first this namespace's subscriber sees is its own.
-      expect(await pending).toEqual({ done: false, value: paymentEvent('own') });
+      expect(await pending).toEqual({ done: false, value: logged(paymentEvent('own'), own.seq) });
       await sub.return();
     } finally {
       await other.close();
@@ -242,14 +256,14 @@ describe('redis bus: two replicas', () => {
   it('close() ends pending iterators and unsubscribes; closing the Redis owner then closes every connection', async () => {
     const pendingA = a.subscribePaymentEvents().next();
     const pendingB = b.subscribeResourceChanged('charge', 'ch_close').next();
-    await waitForSubscribers(observer, channel('paymentEvent'), 1);
+    await waitForSubscribers(observer, channel('resourceChanged:charge:ch_close'), 1);
     const linesBeforeClose = logLines.length;
     await Promise.all([a.close(), b.close()]);
     expect(await pendingA).toEqual({ done: true, value: undefined });
     expect(await pendingB).toEqual({ done: true, value: undefined });
     await expect(a.publishPaymentEvent(paymentEvent('late'))).rejects.toThrow(/closed/);
     await waitFor(
-      async () => Number(((await observer.pubsub('NUMSUB', channel('paymentEvent'))) as [string, number])[1]) === 0,
+      async () => Number(((await observer.pubsub('NUMSUB', channel('resourceChanged:charge:ch_close'))) as [string, number])[1]) === 0,
       'unsubscribe',
     );
     await Promise.all([redisA.close(), redisB.close()]);

@@ -7,7 +7,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { request } from 'undici';
 import { SCOPES, mintStaffToken, type Scope } from '../../src/auth/index.js';
 import { loadConfig } from '../../src/config.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../src/gateway.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { startTestSandbox } from './sandbox.js';
@@ -47,6 +47,8 @@ export interface StackOptions {
   webhookSecret?: string;
   /** Point the sandbox's webhooks at this gateway (signed with its secret), as `npm start` does. */
   sandboxWebhooks?: boolean;
+  /** The gateway's own clock (reconciliation), e.g. the sandbox's manual clock. Default: the real one. */
+  clock?: StartGatewayOptions['clock'];
 }
 
 export const testKey = (label = 'gw'): string => newKey(label);
@@ -65,11 +67,22 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     // A gateway in front of a configured service must be able to verify staff tokens.
     AUTH_JWT_SECRET: jwtSecret,
     LOG_LEVEL: 'debug',
+    // Live mode turns introspection off (src/limits/); the suites introspect the schema as a developer would.
+    INTROSPECTION: 'true',
+    // One subject (test-staff) makes every payment of a suite within a minute, far beyond a real caller's
+    // budget; the rate-limit suites (test/security/) set their own numbers.
+    RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_MONEY_PER_MINUTE: '100000',
+    // The readiness probe checks the service once at start, then not again within a test: its periodic
+    // balance GET would land in the request counts tests make at the sandbox. Its own suite sets a short interval.
+    HEALTH_PROBE_MS: '3600000',
     ...options.env,
   });
   const logLines: string[] = [];
   const log: Logger = createLogger('debug', { write: (line) => logLines.push(line) });
-  const gateway = await startGateway(config, log, { redisNamespace: options.redisNamespace });
+  const gateway = await startGateway(config, log, { redisNamespace: options.redisNamespace, clock: options.clock });
+  // The readiness probe checks the service once at start: let that GET land before a test counts requests.
+  await gateway.readiness.firstCheck;
   if (options.sandboxWebhooks) sandbox.setWebhook({ url: gateway.webhookUrl!, secret: webhookSecret, scheme: 'hmac-sha256-hex' });
   const mintToken = async (scopes: Iterable<Scope>, subject = 'test-staff', ttlSeconds = 3600) =>
     (await mintStaffToken({ secret: jwtSecret, scopes, subject, ttlSeconds })).token;

@@ -61,6 +61,9 @@ describe('fan-out', () => {
     // Coalesced: far fewer baseline GETs than subscribers (how many depends on how the 1,000 arrive).
     expect(baselineGets).toBeGreaterThanOrEqual(1);
     expect(baselineGets).toBeLessThan(SUBSCRIBERS / 4);
+    // Each got the current state at once.
+    const current = await withTimeout(Promise.all(subs.map((s) => s.next(30_000, 'the current state'))), 30_000, 'every current state');
+    expect(current.every((c) => c.chargeUpdated.reference === reference && c.chargeUpdated.status === 'SEND_OTP')).toBe(true);
 
     // The change: one OTP, one webhook.
     const getsBefore = getsOf(stack.sandbox, 'charge', reference);
@@ -75,7 +78,7 @@ describe('fan-out', () => {
 
     expect(updates.every((u) => u.chargeUpdated.reference === reference && u.chargeUpdated.status === 'SUCCESS')).toBe(true);
     expect(endings.every((e) => e.kind === 'complete')).toBe(true);
-    expect(subs.every((s) => s.results.length === 1)).toBe(true);
+    expect(subs.every((s) => s.results.length === 2)).toBe(true);
     const webhooks = stack.sandbox.webhooks.all().filter((w) => w.event === 'charge.success');
     expect(webhooks).toEqual([expect.objectContaining({ ok: true, httpStatus: 200, attempt: 1 })]);
     const getsAfterWebhook = getsOf(stack.sandbox, 'charge', reference) - getsBefore;

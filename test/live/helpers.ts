@@ -241,7 +241,7 @@ export function probeBus(bus: EventBus): BusProbe {
   const subscribeResourceChanged = bus.subscribeResourceChanged.bind(bus);
   const subscribePaymentEvents = bus.subscribePaymentEvents.bind(bus);
   bus.subscribeResourceChanged = (type, reference) => instrument(subscribeResourceChanged(type, reference), `${type}:${reference}`);
-  bus.subscribePaymentEvents = () => instrument(subscribePaymentEvents(), 'paymentEvent');
+  bus.subscribePaymentEvents = (options) => instrument(subscribePaymentEvents(options), 'paymentEvent');
 
   return {
     resourceAttached: (type, reference) => attached.get(`${type}:${reference}`) ?? 0,

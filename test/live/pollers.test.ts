@@ -86,7 +86,8 @@ describe('pollers', () => {
     const atStop = getsOf(stack.sandbox, 'charge', reference);
     await beat.cycles(4);
     expect(getsOf(stack.sandbox, 'charge', reference) - atStop).toBe(0);
-    expect(sub.results).toEqual([]);
+    // Only the state it had when it subscribed: nothing changed.
+    expect(sub.results.map((r) => r.data?.chargeUpdated.status)).toEqual(['SEND_OTP']);
   });
 
   it('several subscribers of one reference share one poller (GETs per interval do not grow with subscribers)', async () => {
@@ -95,6 +96,7 @@ describe('pollers', () => {
     const since = getsOf(stack.sandbox, 'charge', reference);
     const subs = Array.from({ length: 8 }, (_, i) => subscribe(clients[i % 2]!, ChargeUpdated, { reference }));
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since, subscribers: 8 });
+    for (const sub of subs) expect((await sub.next(2_000, 'the current state')).chargeUpdated.status).toBe('SEND_OTP');
     const baselines = getsOf(stack.sandbox, 'charge', reference) - since;
     const beat = await metronome();
 
@@ -124,11 +126,12 @@ describe('pollers', () => {
     const since = getsOf(stack.sandbox, 'charge', reference);
     // A watch taken directly and not drained: its subscriber has not left when the final state comes.
     const watch = stack.gateway.live.watch('charge', reference);
-    const first = watch.next();
+    expect((await withTimeout(watch.next(), 2_000, 'the current state')).value).toMatchObject({ reference, status: 'pay_offline' });
+    const next = watch.next();
     await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= since + 2, 'the baseline and a first poll');
 
     await clock.advance(1_000); // the customer confirms on the phone: success
-    const { value, done } = await withTimeout(first, 2_000, 'the SUCCESS change');
+    const { value, done } = await withTimeout(next, 2_000, 'the SUCCESS change');
     expect(done).toBe(false);
     expect(value).toMatchObject({ reference, status: 'success' });
     const atFinal = getsOf(stack.sandbox, 'charge', reference);

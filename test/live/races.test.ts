@@ -65,6 +65,8 @@ describe('subscriptions at the edges (gateway over HTTP, polling off)', () => {
     });
     await clock.advance(1_000); // the baseline is answered now, after the change
 
+    // The current state as the service answered it, then the change published while it was being read.
+    expect((await sub.next(2_000, 'the current state')).chargeUpdated).toMatchObject({ reference, status: 'SEND_OTP' });
     expect((await sub.next(2_000, 'the change published during the baseline')).chargeUpdated).toMatchObject({
       reference,
       status: 'SUCCESS',
@@ -121,8 +123,9 @@ describe('webhook-triggered refresh (live updates over a scripted upstream)', ()
 
     const { value } = await withTimeout(firstChange, 1_000, 'the refresh to be published');
     expect(value).toMatchObject({ reference: 'ch_race', status: 'success' });
-    // The subscriber, whose baseline said send_otp, gets the change too.
-    expect((await withTimeout(watched, 1_000, 'the subscriber to see the change')).value).toMatchObject({ status: 'success' });
+    // The subscriber gets its current state (send_otp), then the change.
+    expect((await withTimeout(watched, 1_000, 'the current state')).value).toMatchObject({ status: 'send_otp' });
+    expect((await withTimeout(watch.next(), 1_000, 'the subscriber to see the change')).value).toMatchObject({ status: 'success' });
     await changes.return();
     await watch.return?.();
     live.close();

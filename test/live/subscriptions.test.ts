@@ -91,6 +91,8 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     const since = getsOf(stack.sandbox, 'charge', reference);
     const sub = subscribe(client, ChargeUpdated, { reference });
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
+    // The current state comes first, at once.
+    expect((await sub.next(3_000, 'the current state')).chargeUpdated).toMatchObject({ reference, status: 'SEND_OTP' });
 
     const before = getsOf(stack.sandbox, 'charge', reference);
     await submitOtp(stack, reference);
@@ -98,7 +100,7 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     const update = await sub.next(3_000, 'chargeUpdated SUCCESS');
     expect(update.chargeUpdated).toEqual({ __typename: 'Charge', reference, status: 'SUCCESS', amount: 1500, provider: 'OPA_BF' });
     expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
-    expect(sub.results).toHaveLength(1);
+    expect(sub.results).toHaveLength(2);
     checkDelivery('charge', reference, before);
 
     // A late "pending" (e.g. a slow replica's stale refresh) after success: nothing listens any more, so
@@ -111,7 +113,7 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
       status: 'pending',
       resource: { ...current, status: 'pending' },
     });
-    expect(sub.results).toHaveLength(1);
+    expect(sub.results).toHaveLength(2);
   });
 
   it('chargeUpdated: PAY_OFFLINE -> SUCCESS when the customer confirms on the phone, then completes', async () => {
@@ -120,6 +122,7 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     const since = getsOf(stack.sandbox, 'charge', reference);
     const sub = subscribe(client, ChargeUpdated, { reference });
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
+    expect((await sub.next(3_000, 'the current state')).chargeUpdated).toMatchObject({ reference, status: 'PAY_OFFLINE' });
 
     const before = getsOf(stack.sandbox, 'charge', reference);
     await clock.advance(DELAYS.payOfflineMs);
@@ -140,6 +143,8 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     const subKo = subscribe(client, TransferUpdated, { reference: ko });
     await untilWatching(probe, stack.sandbox, 'transfer', ok, { since: sinceOk });
     await untilWatching(probe, stack.sandbox, 'transfer', ko, { since: sinceKo });
+    expect((await subOk.next(3_000, 'the current state')).transferUpdated).toMatchObject({ reference: ok, status: 'PENDING' });
+    expect((await subKo.next(3_000, 'the current state')).transferUpdated).toMatchObject({ reference: ko, status: 'PENDING' });
 
     const beforeOk = getsOf(stack.sandbox, 'transfer', ok);
     await clock.advance(DELAYS.transferMs);
@@ -163,6 +168,7 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     const since = getsOf(stack.sandbox, 'settlement', reference);
     const sub = subscribe(client, SettlementUpdated, { reference });
     await untilWatching(probe, stack.sandbox, 'settlement', reference, { since });
+    expect((await sub.next(3_000, 'the current state')).settlementUpdated).toMatchObject({ reference, status: 'PROCESSING' });
 
     const beforeTransit = getsOf(stack.sandbox, 'settlement', reference);
     await clock.advance(DELAYS.settlementInTransitMs);
@@ -191,7 +197,7 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     await clock.advance(DELAYS.settlementSuccessMs);
     expect((await sub.next(3_000, 'SUCCESS')).settlementUpdated).toMatchObject({ reference, status: 'SUCCESS' });
     expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
-    expect(sub.results.map((r) => r.data?.settlementUpdated.status)).toEqual(['IN_TRANSIT', 'SUCCESS']);
+    expect(sub.results.map((r) => r.data?.settlementUpdated.status)).toEqual(['PROCESSING', 'IN_TRANSIT', 'SUCCESS']);
     checkDelivery('settlement', reference, beforeSuccess);
   });
 
@@ -205,6 +211,9 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
     // Both subscriptions listen on the UUID (the form events carry).
     await untilWatching(probe, stack.sandbox, 'checkout', chk, { since, busKey: uuid, subscribers: 2 });
     await waitFor(() => getsOf(stack.sandbox, 'checkout', uuid) >= since + 1, 'the baselines');
+    for (const sub of [byUuid, byChk]) {
+      expect((await sub.next(3_000, 'the current state')).checkoutUpdated).toMatchObject({ reference: uuid, status: 'PENDING' });
+    }
 
     // The customer picks an operator, enters the number, then the OTP, as the page's forms post them.
     const pay = await postForm(`${page}/pay`, { provider: 'opa_bf', phone: '76000000' });
@@ -222,7 +231,7 @@ describe.each(MODES)('resource subscriptions, $name', (mode) => {
       expect(update.checkoutUpdated).toMatchObject({ __typename: 'Checkout', reference: uuid, status: 'SUCCESS', amount: 3000 });
       expect(update.checkoutUpdated.chargeReference).toMatch(/^ch_/);
       expect(await withTimeout(sub.ended, 2_000, 'the stream to complete')).toEqual({ kind: 'complete' });
-      expect(sub.results).toHaveLength(1);
+      expect(sub.results).toHaveLength(2);
     }
     checkDelivery('checkout', uuid, before);
   });

@@ -58,12 +58,10 @@ describe('the Redis owner', () => {
     const redis = await connectRedis({ url: server.url, namespace: 'ns-b', log });
     const bus = await createEventBus({ redis, log });
     try {
-      const events = bus.subscribePaymentEvents();
-      const first = events.next();
-      await waitFor(
-        async () => ((await observer.pubsub('NUMSUB', 'ns-b:events:paymentEvent')) as [string, number])[1] == 1,
-        'subscription',
-      );
+      const changes = bus.subscribeResourceChanged('charge', 'ch_restart');
+      const first = changes.next();
+      const channel = 'ns-b:events:resourceChanged:charge:ch_restart';
+      await waitFor(async () => ((await observer.pubsub('NUMSUB', channel)) as [string, number])[1] == 1, 'subscription');
 
       await server.kill();
       // A command (and the de-duplicator, and the idempotency store's typed error) fails long before a 1 s timer fires.
@@ -79,13 +77,11 @@ describe('the Redis owner', () => {
       await waitFor(() => redis.commands.status === 'ready' && redis.publisher.status === 'ready', 'reconnection');
       expect(await redis.commands.set('ns-b:k', '1')).toBe('OK');
       // The subscriber re-subscribed on its own: an event published now arrives on the same stream.
-      await waitFor(
-        async () => ((await observer.pubsub('NUMSUB', 'ns-b:events:paymentEvent')) as [string, number])[1] == 1,
-        'resubscription',
-      );
-      await bus.publishPaymentEvent(event('after-restart'));
-      expect(await first).toEqual({ done: false, value: event('after-restart') });
-      await events.return();
+      await waitFor(async () => ((await observer.pubsub('NUMSUB', channel)) as [string, number])[1] == 1, 'resubscription');
+      const change = { type: 'charge' as const, reference: 'ch_restart', status: 'success', resource: { reference: 'ch_restart' } };
+      await bus.publishResourceChanged(change);
+      expect(await first).toEqual({ done: false, value: change });
+      await changes.return();
     } finally {
       await bus.close();
       await redis.close();

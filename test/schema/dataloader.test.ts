@@ -1,9 +1,10 @@
 // Batching of per-reference lookups within one operation: a checkout list
-// whose checkouts were paid on the sandbox's payment page costs one list call
-// plus one GET per distinct charge; the same reference asked twice costs one
-// GET; and the GETs run concurrently, at most LOADER_CONCURRENCY at a time
-// (measured by a transparent proxy between the gateway and the service, while
-// the service holds every lookup until the test moves its clock).
+// whose checkouts were paid on the sandbox's payment page costs two calls (the
+// checkout list, then one charge list filtered to the days those charges were
+// made); the same reference asked twice costs one GET; and when single GETs are
+// needed they run concurrently, at most LOADER_CONCURRENCY at a time (measured
+// by a transparent proxy between the gateway and the service, while the service
+// holds every lookup until the test moves its clock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_OTP, manualClock } from '../../src/sandbox/index.js';
 import { LOADER_CONCURRENCY } from '../../src/schema/loaders.js';
@@ -94,7 +95,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 describe('Checkout.charge', () => {
-  it('costs one list call plus one GET per distinct charge', async () => {
+  it('costs two calls: the checkout list, and one charge list filtered to the days of their charges', async () => {
     stack.sandbox.requests.clear();
     const res = await stack.gql(CheckoutsWithCharges, {});
     expect(res.errors).toBeUndefined();
@@ -121,9 +122,13 @@ describe('Checkout.charge', () => {
     const distinct = new Set(nodes.map((n) => n.chargeReference).filter((r): r is string => r !== null));
     expect(distinct.size).toBe(plan.filter((p) => p.paid !== 'none').length);
     expect(stack.sandbox.requests.count({ method: 'GET', path: '/v1/payment/checkouts' })).toBe(1);
-    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(distinct.size);
-    for (const ref of distinct) expect(stack.sandbox.requests.count({ path: `/v1/payment/charges/${ref}` })).toBe(1);
-    expect(stack.sandbox.requests.count()).toBe(1 + distinct.size);
+    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(0);
+    const lists = stack.sandbox.requests.all().filter((r) => r.method === 'GET' && r.path === '/v1/payment/charges');
+    expect(lists).toHaveLength(1);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(lists[0]!.query.get('date_from')! < today).toBe(true);
+    expect(lists[0]!.query.get('date_to')! > today).toBe(true);
+    expect(stack.sandbox.requests.count()).toBe(2);
   });
 
   it('asks the service once for a reference requested twice in one operation', async () => {
@@ -144,7 +149,11 @@ describe('Checkout.charge', () => {
     const res = await stack.gql(ListAndLookup, { reference: first[0]! });
     expect(res.errors).toBeUndefined();
     expect(res.data!.charge!.reference).toBe(first[0]);
-    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(new Set(first).size);
+    // The direct lookup goes out at once (one GET); the checkouts' charges come later, from one list call,
+    // and the one already loaded is not asked for again.
+    expect(stack.sandbox.requests.count({ method: 'GET', path: CHARGE_GET })).toBe(1);
+    expect(stack.sandbox.requests.count({ method: 'GET', path: `/v1/payment/charges/${first[0]}` })).toBe(1);
+    expect(stack.sandbox.requests.count()).toBe(3);
   });
 
   it('does not share lookups across operations (no stale charge from an earlier request)', async () => {
@@ -158,7 +167,7 @@ describe('Checkout.charge', () => {
 });
 
 describe('concurrency of the charge lookups', () => {
-  it(`runs them in parallel, never more than ${LOADER_CONCURRENCY} at once`, async () => {
+  it(`when the charge list fails, fetches each charge instead: in parallel, never more than ${LOADER_CONCURRENCY} at once`, async () => {
     const HOLD = 1_000;
     const N = 20;
     const clock = manualClock();
@@ -170,7 +179,8 @@ describe('concurrency of the charge lookups', () => {
         own,
         Array.from({ length: N }, () => 'waiting' as const),
       );
-      // The service holds every charge lookup until its clock moves HOLD ms.
+      // The charge list fails (a 502 page), and the service holds every single lookup until its clock moves HOLD ms.
+      own.sandbox.faults.add({ method: 'GET', path: /^\/v1\/payment\/charges$/, kind: 'html', httpStatus: 502, times: 'unlimited' });
       own.sandbox.faults.add({ method: 'GET', path: CHARGE_GET, kind: 'delay', ms: HOLD, times: 'unlimited' });
       proxy.reset();
       own.sandbox.requests.clear();

@@ -6,11 +6,24 @@ import { graphql } from '../gql/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { as, uniqueKey } from './support.js';
 
-const MakeAll = graphql(`
-  mutation NodeTestMake($checkout: InitializeCheckoutInput!, $charge: CreateChargeInput!, $transfer: CreateTransferInput!, $settlement: CreateSettlementInput!) {
+// One operation each: the gateway runs at most one money-moving mutation per operation.
+const MakeCheckout = graphql(`
+  mutation NodeTestMakeCheckout($checkout: InitializeCheckoutInput!) {
     initializeCheckout(input: $checkout) { __typename ... on InitializeCheckoutPayload { checkout { id reference } } ... on PaymentError { message } }
+  }
+`);
+const MakeCharge = graphql(`
+  mutation NodeTestMakeCharge($charge: CreateChargeInput!) {
     createCharge(input: $charge) { __typename ... on CreateChargePayload { charge { id reference } } ... on PaymentError { message } }
+  }
+`);
+const MakeTransfer = graphql(`
+  mutation NodeTestMakeTransfer($transfer: CreateTransferInput!) {
     createTransfer(input: $transfer) { __typename ... on CreateTransferPayload { transfer { id reference } } ... on PaymentError { message } }
+  }
+`);
+const MakeSettlement = graphql(`
+  mutation NodeTestMakeSettlement($settlement: CreateSettlementInput!) {
     createSettlement(input: $settlement) { __typename ... on SettlementPayload { settlement { id reference } } ... on PaymentError { message } }
   }
 `);
@@ -63,24 +76,27 @@ afterAll(() => stack.close());
 
 /** One of each node type, created through the API. */
 async function makeAll(): Promise<Made> {
-  const res = await stack.gql(MakeAll, {
+  const checkout = await stack.gql(MakeCheckout, {
     checkout: {
       amount: 1500,
       successUrl: 'https://shop.example/ok',
       cancelUrl: 'https://shop.example/ko',
       idempotencyKey: uniqueKey('checkout'),
     },
-    charge: { amount: 2500, phone: '76000000', provider: 'OPA_BF', idempotencyKey: uniqueKey('charge') },
-    transfer: { amount: 3500, recipientPhone: '70123456', idempotencyKey: uniqueKey('transfer') },
-    settlement: { amount: 4500, idempotencyKey: uniqueKey('settlement') },
   });
-  expect(res.errors).toBeUndefined();
-  const d = res.data!;
+  const charge = await stack.gql(MakeCharge, {
+    charge: { amount: 2500, phone: '76000000', provider: 'OPA_BF', idempotencyKey: uniqueKey('charge') },
+  });
+  const transfer = await stack.gql(MakeTransfer, {
+    transfer: { amount: 3500, recipientPhone: '70123456', idempotencyKey: uniqueKey('transfer') },
+  });
+  const settlement = await stack.gql(MakeSettlement, { settlement: { amount: 4500, idempotencyKey: uniqueKey('settlement') } });
+  for (const res of [checkout, charge, transfer, settlement]) expect(res.errors).toBeUndefined();
   return {
-    Checkout: as(d.initializeCheckout, 'InitializeCheckoutPayload').checkout!,
-    Charge: as(d.createCharge, 'CreateChargePayload').charge!,
-    Transfer: as(d.createTransfer, 'CreateTransferPayload').transfer,
-    Settlement: as(d.createSettlement, 'SettlementPayload').settlement,
+    Checkout: as(checkout.data!.initializeCheckout, 'InitializeCheckoutPayload').checkout!,
+    Charge: as(charge.data!.createCharge, 'CreateChargePayload').charge!,
+    Transfer: as(transfer.data!.createTransfer, 'CreateTransferPayload').transfer,
+    Settlement: as(settlement.data!.createSettlement, 'SettlementPayload').settlement,
   };
 }
 

@@ -175,8 +175,10 @@ describe('createTransfer', () => {
     stack.sandbox.setBalance(stack.apiKey, { wallets: { opb_bf: { available: 1009 } } });
     const short = as(await create({ amount: 1000, recipientPhone: '70123456' }), 'InsufficientFundsError');
     expect(short).toMatchObject({ code: 'INSUFFICIENT_FUNDS', wallet: 'OPB_BF', retryable: false });
-    expect(short.message).toMatch(/opb_bf/i);
-    expect(short.messageFr).toMatch(/opb_bf/i);
+    // Named as people know the operator, never by the service's token.
+    expect(short.message).toMatch(/the OPB Money Burkina Faso wallet/);
+    expect(short.messageFr).toMatch(/portefeuille OPB Money Burkina Faso/);
+    expect(`${short.message} ${short.messageFr}`).not.toMatch(/opb_bf/i);
     expect(short.messageFr).not.toBe(short.message);
 
     stack.sandbox.setBalance(stack.apiKey, { wallets: { opb_bf: { available: 1010 } } });

@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import type { Json } from '../helpers/sandbox-api.js';
+import { waitFor } from '../helpers/wait.js';
 
 let stacks: TestStack[] = [];
 afterEach(async () => {
@@ -18,8 +19,15 @@ async function health(stack: TestStack) {
 
 describe('GET /health', () => {
   it('reports ok with the upstream reachable and authenticated', async () => {
-    const stack = await startStack();
+    // One readiness probe at start, none after it during the test.
+    const stack = await startStack({ env: { HEALTH_PROBE_MS: '3600000' } });
     stacks.push(stack);
+    await waitFor(async () => {
+      const ready = await request(`${stack.gateway.url}/health/ready`);
+      await ready.body.dump();
+      return ready.statusCode === 200;
+    }, 'the first readiness probe');
+    stack.sandbox.requests.clear();
     const res = await health(stack);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);

@@ -100,7 +100,7 @@ describe('subscriptions over SSE', () => {
     expect(event?.event).toBe('next');
     const payload = JSON.parse(event!.data) as { data: { paymentEvents: Record<string, unknown> } };
     expect(payload.data.paymentEvents).toMatchObject({
-      id: reply.json['id'],
+      id: reply.json['eventId'],
       kind: 'charge.success',
       reference,
       payload: { event: 'charge.success', data: { reference } },
@@ -112,7 +112,7 @@ describe('subscriptions over SSE', () => {
     await waitFor(() => probe.paymentEventsOpen() === 0, 'the server to end the subscription');
   });
 
-  it('GET: chargeUpdated streams SUCCESS then `complete`', async () => {
+  it('GET: chargeUpdated streams the current state, SUCCESS, then `complete`', async () => {
     const reference = await createOtpCharge(stack);
     const url = new URL(stack.gateway.graphqlUrl);
     url.searchParams.set('query', print(ChargeUpdated));
@@ -121,6 +121,10 @@ describe('subscriptions over SSE', () => {
     expect(stream.status).toBe(200);
     await waitFor(() => probe.resourceAttached('charge', reference) >= 1, 'the SSE subscription to be live');
     await waitFor(() => stack.sandbox.requests.count({ method: 'GET', path: `/v1/payment/charges/${reference}` }) >= 1, 'the baseline');
+
+    const current = await stream.next();
+    expect(current?.event).toBe('next');
+    expect(JSON.parse(current!.data)).toMatchObject({ data: { chargeUpdated: { reference, status: 'SEND_OTP' } } });
 
     await submitOtp(stack, reference);
     const next = await stream.next();

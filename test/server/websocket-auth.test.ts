@@ -182,6 +182,7 @@ describe('a subscription the token may not run errors alone; the socket stays', 
       r: own.reference,
     });
     await untilWatching(probe, stack.sandbox, 'charge', own.reference, { since });
+    expect(await mine.next(5_000, 'the current state')).toEqual({ chargeUpdated: { reference: own.reference, status: 'SEND_OTP' } });
 
     // The customer's browser confirms over the same socket (a mutation over WebSocket, client-token rules).
     const submitted = await firstAnswer(

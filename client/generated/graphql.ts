@@ -1,0 +1,462 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** One payout of a bulk transfer. The bulk's idempotency key covers every item. */
+export type BulkTransferItemInput = {
+  /** Amount in XOF the recipient receives, at least 100. Fees are debited on top. */
+  amount: number;
+  /** Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen). */
+  extId?: string | null | undefined;
+  /** Recipient phone number. */
+  recipientPhone: string;
+  /** Wallet to pay from; by default the one matching the recipient's operator. */
+  recipientWallet?: Wallet | null | undefined;
+};
+
+/** Narrows the charge list. All conditions must hold. */
+export type ChargeFilter = {
+  /** Amount at most this, in XOF. */
+  amountMax?: number | null | undefined;
+  /** Amount at least this, in XOF. */
+  amountMin?: number | null | undefined;
+  /** Created on or after this day. */
+  dateFrom?: string | null | undefined;
+  /** Created on or before this day. */
+  dateTo?: string | null | undefined;
+  /** This customer phone only. */
+  phone?: string | null | undefined;
+  /** This operator only. */
+  provider?: Provider | null | undefined;
+  /** Exactly this charge reference. */
+  reference?: string | null | undefined;
+  /** PENDING, SUCCESS or FAILED (the service filters on these three; PENDING includes charges awaiting confirmation). */
+  status?: ChargeStatus | null | undefined;
+};
+
+/** What the customer must do next to complete a charge. */
+export type ChargeNextAction =
+  /** The customer confirms on the phone (USSD prompt); no OTP. Follow the outcome with chargeUpdated or by query. */
+  | 'CONFIRM_ON_PHONE'
+  /** The customer dials the USSD code in displayText to get an OTP, then you call submitChargeOtp. */
+  | 'DIAL_USSD_THEN_ENTER_OTP'
+  /** The customer received an OTP by SMS: collect it and call submitChargeOtp. */
+  | 'ENTER_OTP'
+  /** Nothing: the charge already reached a final state. */
+  | 'NONE';
+
+/** Where a charge stands. */
+export type ChargeStatus =
+  /** Cancelled. */
+  | 'CANCELED'
+  /** The payment failed. */
+  | 'FAILED'
+  /** Waiting for the customer to confirm on the phone; the outcome arrives by itself. */
+  | 'PAY_OFFLINE'
+  /** Being processed by the operator. */
+  | 'PENDING'
+  /** Waiting for the OTP the customer received (submit it with submitChargeOtp). */
+  | 'SEND_OTP'
+  /** Paid. */
+  | 'SUCCESS';
+
+/** Where a checkout stands. */
+export type CheckoutStatus =
+  /** The payment failed. */
+  | 'FAILED'
+  /** Awaiting payment. */
+  | 'PENDING'
+  /** Paid. */
+  | 'SUCCESS';
+
+/** How the customer confirms a charge (only OPB_BF offers a choice). */
+export type ConfirmationMethod =
+  /** The customer receives an OTP, which you submit. */
+  | 'OTP'
+  /** The customer dials a USSD code and confirms on the phone; no OTP. */
+  | 'USSD';
+
+/** Up to 100 payouts in one request. */
+export type CreateBulkTransferInput = {
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
+  idempotencyKey: string;
+  /** The payouts, at most 100. */
+  transfers: Array<BulkTransferItemInput>;
+};
+
+/** Who pays, how much, with which operator. */
+export type CreateChargeInput = {
+  /** Amount in XOF, a positive whole number. */
+  amount: number;
+  /** OPB_BF only: USSD to confirm on the phone instead of an OTP. */
+  confirmationMethod?: ConfirmationMethod | null | undefined;
+  /** Your own reference for this payment (at most 100 characters). */
+  extId?: string | null | undefined;
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
+  idempotencyKey: string;
+  /** Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin). */
+  phone: string;
+  /** The customer's operator. */
+  provider: Provider;
+};
+
+/** How much to settle. */
+export type CreateSettlementInput = {
+  /** Amount in XOF, from the Collection Balance. */
+  amount: number;
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
+  idempotencyKey: string;
+};
+
+/** One payout. */
+export type CreateTransferInput = {
+  /** Amount in XOF the recipient receives, at least 100. Fees are debited on top. */
+  amount: number;
+  /** Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen). */
+  extId?: string | null | undefined;
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
+  idempotencyKey: string;
+  /** Recipient phone number. */
+  recipientPhone: string;
+  /** Wallet to pay from; by default the one matching the recipient's operator. */
+  recipientWallet?: Wallet | null | undefined;
+};
+
+/** Every error code of the payment service, plus those the gateway adds. */
+export type ErrorCode =
+  | 'BATCH_SIZE_LIMIT_EXCEEDED'
+  | 'CHARGE_NOT_FOUND'
+  | 'EXTERNAL_API_ERROR'
+  | 'FORBIDDEN'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'INSUFFICIENT_FUNDS'
+  | 'INTERNAL_ERROR'
+  | 'INVALID_ACCOUNT'
+  | 'INVALID_DATA'
+  | 'NETWORK_ERROR'
+  | 'NOT_FOUND'
+  | 'OTP_EXPIRED'
+  | 'OTP_INVALID'
+  | 'OTP_STILL_VALID'
+  | 'PAYMENT_ACCOUNT_MISSING'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SETTLEMENT_NOT_CANCELLABLE'
+  | 'TRANSACTION_NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'UNAUTHORIZED_CHARGE_PROVIDER'
+  | 'UNKNOWN_ERROR'
+  | 'UNSUPPORTED_PROVIDER'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'VALIDATION_FAILED';
+
+/** What the hosted payment page collects, and where it sends the customer afterwards. */
+export type InitializeCheckoutInput = {
+  /** Amount in XOF, a positive whole number. */
+  amount: number;
+  /** Absolute http(s) URL the customer returns to after cancelling. */
+  cancelUrl: string;
+  /** Customer email, optional. */
+  email?: string | null | undefined;
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
+  idempotencyKey: string;
+  /** Absolute http(s) URL the customer returns to after paying. */
+  successUrl: string;
+};
+
+/** Kind of payout account a settlement goes to. */
+export type PayoutAccountType =
+  | 'BANK'
+  | 'MOBILE'
+  | 'USDT';
+
+/** Mobile-money operator. *_BF: Burkina Faso; *_BJ: Benin. */
+export type Provider =
+  | 'OPA_BF'
+  | 'OPB_BF'
+  | 'OPC_BF'
+  | 'OPD_BF'
+  | 'OPE_BJ'
+  | 'OPF_BJ';
+
+/** Where a settlement stands. */
+export type SettlementStatus =
+  /** Cancelled before it left. */
+  | 'CANCELLED'
+  /** On its way to the payout account. */
+  | 'IN_TRANSIT'
+  /** Accepted; can still be cancelled. */
+  | 'PROCESSING'
+  /** Arrived. */
+  | 'SUCCESS';
+
+/** Where a transfer stands. */
+export type TransferStatus =
+  /** Not delivered; the amount and fees went back to the wallet. */
+  | 'FAILED'
+  /** Queued or being processed. */
+  | 'PENDING'
+  /** Delivered to the recipient. */
+  | 'SUCCESS';
+
+/** Operator wallet holding a Transfer Balance, from which payouts are sent. */
+export type Wallet =
+  | 'OPA_BF'
+  | 'OPB_BF'
+  | 'OPD_BF'
+  | 'OPE_BJ'
+  | 'OPF_BJ';
+
+export type BalanceQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BalanceQuery = { __typename: 'Query', balance: { __typename: 'Balance', currency: string, collection: { __typename: 'MoneyBucket', available: number, pending: number }, transferTotal: { __typename: 'MoneyBucket', available: number, pending: number }, wallets: Array<{ __typename: 'WalletBalance', wallet: Wallet, available: number, pending: number }> } };
+
+export type CreateBulkTransferMutationVariables = Exact<{
+  input: CreateBulkTransferInput;
+}>;
+
+
+export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTransfer:
+    | { __typename: 'BatchSizeLimitExceededError', limit: number, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'CreateBulkTransferPayload', queuedCount: number, failures: Array<{ __typename: 'BulkTransferFailure', index: number | null, item: { __typename: 'TransferItem', recipientPhone: string, amount: number, recipientWallet: Wallet | null, extId: string | null }, error:
+          | { __typename: 'BatchSizeLimitExceededError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'OtpStillValidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'PaymentAccountMissingError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'SettlementNotCancellableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'UnauthorizedChargeProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'UnsupportedProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+         }> }
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string }> }
+   };
+
+export type CreateChargeMutationVariables = Exact<{
+  input: CreateChargeInput;
+}>;
+
+
+export type CreateChargeMutation = { __typename: 'Mutation', createCharge:
+    | { __typename: 'CreateChargePayload', reference: string, status: ChargeStatus, nextAction: ChargeNextAction, displayText: string, clientToken: string }
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'OtpStillValidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UnauthorizedChargeProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UnsupportedProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string }> }
+   };
+
+export type SubmitChargeOtpMutationVariables = Exact<{
+  reference: string;
+  otp: string;
+}>;
+
+
+export type SubmitChargeOtpMutation = { __typename: 'Mutation', submitChargeOtp:
+    | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'SubmitChargeOtpPayload', charge: { __typename: 'Charge', reference: string, status: ChargeStatus, amount: number, feePercent: number, transactionDate: string | null } }
+    | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string }> }
+   };
+
+export type ChargeQueryVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type ChargeQuery = { __typename: 'Query', charge: { __typename: 'Charge', id: string, reference: string, amount: number, feePercent: number, status: ChargeStatus, provider: Provider, phone: string | null, extId: string | null, createdAt: string | null, updatedAt: string | null, confirmationAttempts: Array<{ __typename: 'ConfirmationAttempt', attemptDate: string, status: string }> } | null };
+
+export type InitializeCheckoutMutationVariables = Exact<{
+  input: InitializeCheckoutInput;
+}>;
+
+
+export type InitializeCheckoutMutation = { __typename: 'Mutation', initializeCheckout:
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'InitializeCheckoutPayload', reference: string, authorizationUrl: string, clientToken: string, liveMode: boolean }
+    | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string }> }
+   };
+
+export type CheckoutQueryVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type CheckoutQuery = { __typename: 'Query', checkout: { __typename: 'Checkout', id: string, reference: string, amount: number, status: CheckoutStatus, phone: string | null, provider: Provider | null, createdAt: string, updatedAt: string, charge: { __typename: 'Charge', reference: string, status: ChargeStatus, amount: number, feePercent: number } | null } | null };
+
+export type CheckoutUpdatedSubscriptionVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type CheckoutUpdatedSubscription = { checkoutUpdated: { __typename: 'Checkout', reference: string, status: CheckoutStatus, provider: Provider | null, updatedAt: string, chargeReference: string | null } };
+
+export type ChargesQueryVariables = Exact<{
+  filter?: ChargeFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ChargesQuery = { __typename: 'Query', charges: { __typename: 'ChargeConnection', totalCount: number, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null }, edges: Array<{ __typename: 'ChargeEdge', cursor: string, node: { __typename: 'Charge', reference: string, amount: number, status: ChargeStatus, provider: Provider, phone: string | null, createdAt: string | null } }> } };
+
+export type TransfersQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type TransfersQuery = { __typename: 'Query', transfers: { __typename: 'TransferConnection', totalCount: number, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null }, edges: Array<{ __typename: 'TransferEdge', node: { __typename: 'Transfer', reference: string, amount: number, status: TransferStatus, recipientPhone: string, recipientWallet: Wallet | null, createdAt: string } }> } };
+
+export type CheckoutsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type CheckoutsQuery = { __typename: 'Query', checkouts: { __typename: 'CheckoutConnection', totalCount: number, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null }, edges: Array<{ __typename: 'CheckoutEdge', node: { __typename: 'Checkout', reference: string, amount: number, status: CheckoutStatus, createdAt: string } }> } };
+
+export type SettlementsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type SettlementsQuery = { __typename: 'Query', settlements: { __typename: 'SettlementConnection', totalCount: number, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null }, edges: Array<{ __typename: 'SettlementEdge', node: { __typename: 'Settlement', reference: string, amount: number, status: SettlementStatus, createdAt: string } }> } };
+
+export type PaymentEventsSubscriptionVariables = Exact<{
+  kinds?: Array<string> | string | null | undefined;
+}>;
+
+
+export type PaymentEventsSubscription = { paymentEvents: { __typename: 'PaymentEvent', id: string, kind: string, reference: string | null, receivedAt: string, charge: { __typename: 'Charge', reference: string, status: ChargeStatus } | null, transfer: { __typename: 'Transfer', reference: string, status: TransferStatus } | null, checkout: { __typename: 'Checkout', reference: string, status: CheckoutStatus } | null, settlement: { __typename: 'Settlement', reference: string, status: SettlementStatus } | null } };
+
+export type CreateTransferMutationVariables = Exact<{
+  input: CreateTransferInput;
+}>;
+
+
+export type CreateTransferMutation = { __typename: 'Mutation', createTransfer:
+    | { __typename: 'CreateTransferPayload', transfer: { __typename: 'Transfer', reference: string, status: TransferStatus, amount: number, feePercent: number, recipientPhone: string, recipientWallet: Wallet | null } }
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string }> }
+   };
+
+export type TransferQueryVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type TransferQuery = { __typename: 'Query', transfer: { __typename: 'Transfer', id: string, reference: string, amount: number, feePercent: number, status: TransferStatus, recipientPhone: string, recipientWallet: Wallet | null, extId: string | null, createdAt: string } | null };
+
+export type TransferUpdatedSubscriptionVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type TransferUpdatedSubscription = { transferUpdated: { __typename: 'Transfer', reference: string, status: TransferStatus, amount: number, recipientPhone: string } };
+
+export type CreateSettlementMutationVariables = Exact<{
+  input: CreateSettlementInput;
+}>;
+
+
+export type CreateSettlementMutation = { __typename: 'Mutation', createSettlement:
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PaymentAccountMissingError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'SettlementPayload', settlement: { __typename: 'Settlement', reference: string, status: SettlementStatus, amount: number, settlementFees: number, accountType: PayoutAccountType } }
+    | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string }> }
+   };
+
+export type CancelSettlementMutationVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type CancelSettlementMutation = { __typename: 'Mutation', cancelSettlement:
+    | { __typename: 'NotFoundError', reference: string, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'SettlementNotCancellableError', status: SettlementStatus | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'SettlementPayload', settlement: { __typename: 'Settlement', reference: string, status: SettlementStatus } }
+    | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+   };
+
+export type SettlementQueryVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type SettlementQuery = { __typename: 'Query', settlement: { __typename: 'Settlement', id: string, reference: string, amount: number, settlementFees: number, status: SettlementStatus, accountType: PayoutAccountType, createdAt: string, updatedAt: string, account: { __typename: 'PayoutAccount', bankName: string | null, iban: string | null, accountHolderName: string | null, phone: string | null, provider: string | null } } | null };
+
+export type SettlementUpdatedSubscriptionVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type SettlementUpdatedSubscription = { settlementUpdated: { __typename: 'Settlement', reference: string, status: SettlementStatus, amount: number, updatedAt: string } };
+
+export type ChargeUpdatedSubscriptionVariables = Exact<{
+  reference: string;
+}>;
+
+
+export type ChargeUpdatedSubscription = { chargeUpdated: { __typename: 'Charge', reference: string, status: ChargeStatus, amount: number, provider: Provider, updatedAt: string | null } };
+
+
+export const BalanceDocument = {"__meta__":{"hash":"6b023cee29921bbc06a97a6702cd42638b4ee906b6362186cf51597528d0381c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Balance"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"balance"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"collection"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"available"}},{"kind":"Field","name":{"kind":"Name","value":"pending"}}]}},{"kind":"Field","name":{"kind":"Name","value":"transferTotal"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"available"}},{"kind":"Field","name":{"kind":"Name","value":"pending"}}]}},{"kind":"Field","name":{"kind":"Name","value":"wallets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}},{"kind":"Field","name":{"kind":"Name","value":"available"}},{"kind":"Field","name":{"kind":"Name","value":"pending"}}]}}]}}]}}]} as unknown as DocumentNode<BalanceQuery, BalanceQueryVariables>;
+export const CreateBulkTransferDocument = {"__meta__":{"hash":"fbd59ea13ac6bf16fe1a372e360c2f1b41fe89fa3031dc0d5abb1e095beeb706"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateBulkTransfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateBulkTransferInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createBulkTransfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateBulkTransferPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"queuedCount"}},{"kind":"Field","name":{"kind":"Name","value":"failures"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}},{"kind":"Field","name":{"kind":"Name","value":"extId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"error"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BatchSizeLimitExceededError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateBulkTransferMutation, CreateBulkTransferMutationVariables>;
+export const CreateChargeDocument = {"__meta__":{"hash":"3f9ad8eac9a968c96cef9e86ca3873e5a332d7f92fa490c5d1edcdeda2db76ad"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateCharge"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateChargeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createCharge"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateChargePayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"nextAction"}},{"kind":"Field","name":{"kind":"Name","value":"displayText"}},{"kind":"Field","name":{"kind":"Name","value":"clientToken"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateChargeMutation, CreateChargeMutationVariables>;
+export const SubmitChargeOtpDocument = {"__meta__":{"hash":"58ab1108b313c14d73a3cdeaff4e7017b87f21632e89e46dd48dfc9650401048"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SubmitChargeOtp"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"otp"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"submitChargeOtp"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"chargeReference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"otp"},"value":{"kind":"Variable","name":{"kind":"Name","value":"otp"}}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SubmitChargeOtpPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"transactionDate"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsufficientFundsError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<SubmitChargeOtpMutation, SubmitChargeOtpMutationVariables>;
+export const ChargeDocument = {"__meta__":{"hash":"27f3d688fdbb7a6e26aa0acafba2098ade99217672145ad556d4250f8046f85f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Charge"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"phone"}},{"kind":"Field","name":{"kind":"Name","value":"extId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"confirmationAttempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"attemptDate"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<ChargeQuery, ChargeQueryVariables>;
+export const InitializeCheckoutDocument = {"__meta__":{"hash":"f181609e47d96d4e3223e520f4028bc8a7d13495e5298f9135a4eeabe7aadafc"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"InitializeCheckout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"InitializeCheckoutInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"initializeCheckout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InitializeCheckoutPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"authorizationUrl"}},{"kind":"Field","name":{"kind":"Name","value":"clientToken"}},{"kind":"Field","name":{"kind":"Name","value":"liveMode"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<InitializeCheckoutMutation, InitializeCheckoutMutationVariables>;
+export const CheckoutDocument = {"__meta__":{"hash":"9373f7f17d32bbf5d46ed4608044031fed3eabb59dbee3e474306098bdeac637"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Checkout"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"checkout"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"phone"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}}]}}]}}]}}]} as unknown as DocumentNode<CheckoutQuery, CheckoutQueryVariables>;
+export const CheckoutUpdatedDocument = {"__meta__":{"hash":"fc91cc7a4774364536756f11444c621f9621ab8d6c0818a516a9c8e47b9c4169"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"CheckoutUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"checkoutUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"chargeReference"}}]}}]}}]} as unknown as DocumentNode<CheckoutUpdatedSubscription, CheckoutUpdatedSubscriptionVariables>;
+export const ChargesDocument = {"__meta__":{"hash":"b20e30490ff93742699ba645d5ad549c443407fdc8df8debdebf70ba16f51c7c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Charges"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ChargeFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"charges"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"phone"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ChargesQuery, ChargesQueryVariables>;
+export const TransfersDocument = {"__meta__":{"hash":"615f1a698ee02ddb8edb8232558625f9ae849140388d773289155cf9cd3875d5"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Transfers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfers"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<TransfersQuery, TransfersQueryVariables>;
+export const CheckoutsDocument = {"__meta__":{"hash":"f7292f53956d64ceb2769fcca1bfabf3aa485f72130d275a4d050811d64cac73"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Checkouts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"checkouts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CheckoutsQuery, CheckoutsQueryVariables>;
+export const SettlementsDocument = {"__meta__":{"hash":"2b803b9f8eba7b65e4f32e5c2df74b02068bac86ebf759dffe41b91d851fc2e4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Settlements"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlements"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SettlementsQuery, SettlementsQueryVariables>;
+export const PaymentEventsDocument = {"__meta__":{"hash":"51cbc0b89b08b3a9403e6d0152f587963433e27b9e7b4445b986639911bb3891"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"PaymentEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"kinds"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"paymentEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"kinds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"kinds"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"receivedAt"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"checkout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<PaymentEventsSubscription, PaymentEventsSubscriptionVariables>;
+export const CreateTransferDocument = {"__meta__":{"hash":"a482bc2bd433d491a875c8f11ff2d666c807aacec9dcb0746f9f94efe61c49e0"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateTransfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTransferInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createTransfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTransferPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsufficientFundsError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateTransferMutation, CreateTransferMutationVariables>;
+export const TransferDocument = {"__meta__":{"hash":"25a048e43516bd4706e4a98154533b8a7d98c365157859a78651b5759f2c8ffd"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Transfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}},{"kind":"Field","name":{"kind":"Name","value":"extId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TransferQuery, TransferQueryVariables>;
+export const TransferUpdatedDocument = {"__meta__":{"hash":"9e17f00dcb0d910b270bf998d21e39f8efe61e3b2f7e49c6be1dff8f0491679c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TransferUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transferUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}}]}}]}}]} as unknown as DocumentNode<TransferUpdatedSubscription, TransferUpdatedSubscriptionVariables>;
+export const CreateSettlementDocument = {"__meta__":{"hash":"e4cf00f11cca32196802ccd019fe63814cd04e22ee099e44ba32ab877a0dacac"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateSettlement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateSettlementInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createSettlement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SettlementPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"settlementFees"}},{"kind":"Field","name":{"kind":"Name","value":"accountType"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsufficientFundsError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateSettlementMutation, CreateSettlementMutationVariables>;
+export const CancelSettlementDocument = {"__meta__":{"hash":"6f0c5a01e982fb560879b63fa30667438a448ebb56fd65d3fefcce80cb596ce4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelSettlement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"cancelSettlement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SettlementPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SettlementNotCancellableError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotFoundError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CancelSettlementMutation, CancelSettlementMutationVariables>;
+export const SettlementDocument = {"__meta__":{"hash":"0aa0a1d0c800e322a26609dc6b24c71866040e513e8d2caa1778bbe6211618e1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Settlement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"settlementFees"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"accountType"}},{"kind":"Field","name":{"kind":"Name","value":"account"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"bankName"}},{"kind":"Field","name":{"kind":"Name","value":"iban"}},{"kind":"Field","name":{"kind":"Name","value":"accountHolderName"}},{"kind":"Field","name":{"kind":"Name","value":"phone"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]}}]} as unknown as DocumentNode<SettlementQuery, SettlementQueryVariables>;
+export const SettlementUpdatedDocument = {"__meta__":{"hash":"ac9d8595fff461ecacbe4582ead87dfac48a47df57f053f3952501da48b93f93"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SettlementUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"settlementUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]}}]} as unknown as DocumentNode<SettlementUpdatedSubscription, SettlementUpdatedSubscriptionVariables>;
+export const ChargeUpdatedDocument = {"__meta__":{"hash":"47e836c936e80e4443d1a7981eb51f9e1f63dba2cc4d81110c686c580fddac74"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ChargeUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chargeUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]}}]} as unknown as DocumentNode<ChargeUpdatedSubscription, ChargeUpdatedSubscriptionVariables>;

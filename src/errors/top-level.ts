@@ -1,0 +1,414 @@
+// The catalogue of top-level GraphQL errors: every `extensions.code` the
+// gateway raises outside a mutation's typed union, with its English message
+// and `extensions.messageFr`. Raise them with `topLevelError(code, params)`,
+// never with a hand-written `new GraphQLError(..., { extensions: { code } })`:
+// a test walks this table (every code, every variant) and scans src/ for codes
+// raised anywhere else. A new code is one entry here, with both languages and
+// a sample of each variant.
+//
+// Typed mutation errors (PaymentError union members) are not here: they live
+// in payment-errors.ts and reach clients as data, with `messageFr` as a field.
+import { GraphQLError, type ASTNode, type Source } from 'graphql';
+import type { ErrorCode } from '../upstream/errors.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
+
+export interface Text {
+  en: string;
+  fr: string;
+}
+
+interface Entry<P> {
+  /** When the gateway raises it (for the reader of this file and of the README). */
+  when: string;
+  text: (params: P) => Text;
+  /** One value of `params` per variant of the text, so a test can render every one. */
+  samples: readonly P[];
+  /**
+   * The params of an error raised with this code but without `messageFr` (by a
+   * library, or by code written before it used this catalogue), read from its
+   * extensions and message; null when they cannot be told.
+   */
+  fromRaised?: (extensions: Record<string, unknown>, message: string) => P | null;
+}
+
+const entry = <P = undefined>(e: Entry<P>): Entry<P> => e;
+
+/** Why a token was refused, as far as the caller is told (see src/auth/errors.ts). */
+export type TokenProblem = 'missing' | 'malformed' | 'invalid' | 'expired' | 'kind' | 'keys_unavailable';
+
+const TOKEN_PROBLEMS: Record<TokenProblem, Text> = {
+  missing: {
+    en: 'Authentication required: send Authorization: Bearer <token>.',
+    fr: 'Authentification requise : envoyez l’en-tête Authorization: Bearer <jeton>.',
+  },
+  malformed: { en: 'The bearer token is malformed.', fr: 'Le jeton d’accès (bearer) est mal formé.' },
+  invalid: { en: 'The token is invalid.', fr: 'Le jeton d’accès n’est pas valide.' },
+  expired: { en: 'The token has expired.', fr: 'Le jeton d’accès a expiré : demandez-en un nouveau.' },
+  kind: { en: 'This kind of token is not accepted here.', fr: 'Ce type de jeton n’est pas accepté ici.' },
+  keys_unavailable: {
+    en: 'The token could not be verified right now.',
+    fr: 'Le jeton ne peut pas être vérifié pour le moment. Réessayez dans un instant.',
+  },
+};
+
+export type BadInput =
+  | { kind: 'page_size'; arg: 'first' | 'last'; max: number }
+  | { kind: 'first_and_last' }
+  | { kind: 'filter_status'; allowed: readonly string[] }
+  | { kind: 'filter_dates' }
+  | { kind: 'filter_negative'; field: string }
+  | { kind: 'filter_amounts' }
+  | { kind: 'too_many_ids'; max: number };
+
+function badInput(p: BadInput): Text {
+  switch (p.kind) {
+    case 'page_size':
+      return { en: `\`${p.arg}\` must be between 1 and ${p.max}.`, fr: `\`${p.arg}\` doit être compris entre 1 et ${p.max}.` };
+    case 'first_and_last':
+      return { en: 'Pass `first` or `last`, not both.', fr: 'Indiquez `first` ou `last`, pas les deux.' };
+    case 'filter_status': {
+      const en = `${p.allowed.slice(0, -1).join(', ')} or ${p.allowed.at(-1)}`;
+      const fr = `${p.allowed.slice(0, -1).join(', ')} ou ${p.allowed.at(-1)}`;
+      return {
+        en: `filter.status must be ${en}: the service filters on these ${p.allowed.length} only.`,
+        fr: `filter.status doit valoir ${fr} : le service ne filtre que sur ces ${p.allowed.length} statuts.`,
+      };
+    }
+    case 'filter_dates':
+      return {
+        en: 'filter.dateFrom must not be after filter.dateTo.',
+        fr: 'filter.dateFrom ne doit pas être postérieure à filter.dateTo.',
+      };
+    case 'filter_negative':
+      return { en: `filter.${p.field} must not be negative.`, fr: `filter.${p.field} ne doit pas être négatif.` };
+    case 'filter_amounts':
+      return {
+        en: 'filter.amountMin must not exceed filter.amountMax.',
+        fr: 'filter.amountMin ne doit pas dépasser filter.amountMax.',
+      };
+    case 'too_many_ids':
+      return { en: `nodes takes at most ${p.max} ids.`, fr: `nodes accepte au plus ${p.max} identifiants.` };
+  }
+}
+
+export const TOP_LEVEL_ERRORS = {
+  UNAUTHENTICATED: entry<TokenProblem>({
+    when: 'No token, or a token that is malformed, invalid, expired or of the wrong kind (HTTP 401).',
+    text: (problem) => TOKEN_PROBLEMS[problem],
+    samples: Object.keys(TOKEN_PROBLEMS) as TokenProblem[],
+    fromRaised: (_ext, message) =>
+      /required/i.test(message)
+        ? 'missing'
+        : /expired/i.test(message)
+          ? 'expired'
+          : /malformed/i.test(message)
+            ? 'malformed'
+            : /not accepted/i.test(message)
+              ? 'kind'
+              : /could not be verified/i.test(message)
+                ? 'keys_unavailable'
+                : 'invalid',
+  }),
+  FORBIDDEN: entry<{ field: string; scope: string | null }>({
+    when: 'The token lacks the scope a root field needs, or a client token asks for another resource.',
+    text: ({ field, scope }) =>
+      scope
+        ? {
+            en: `This token may not use ${field}: it needs the ${scope} scope.`,
+            fr: `Ce jeton ne permet pas d’utiliser ${field} : il lui faut la permission ${scope}.`,
+          }
+        : { en: `No one may use ${field}.`, fr: `Personne ne peut utiliser ${field}.` },
+    samples: [
+      { field: 'createTransfer', scope: 'payouts:write' },
+      { field: 'secretField', scope: null },
+    ],
+    fromRaised: (ext, message) => {
+      const m = /may not use (\w+)/.exec(message) ?? /No one may use (\w+)/.exec(message);
+      return m ? { field: m[1]!, scope: typeof ext.requiredScope === 'string' ? ext.requiredScope : null } : null;
+    },
+  }),
+  UPSTREAM_UNAUTHENTICATED: entry({
+    when: 'The payment service refused the gateway’s API key (the operator’s configuration, not the caller’s).',
+    text: () => ({
+      en: 'The gateway could not authenticate with the payment service. The operator must check its API key.',
+      fr: 'La passerelle n’a pas pu s’authentifier auprès du service de paiement. L’exploitant doit vérifier sa clé d’API.',
+    }),
+    samples: [undefined],
+  }),
+  UPSTREAM_UNAVAILABLE: entry({
+    when: 'A query could not reach the payment service, or got no usable answer (retryable).',
+    text: () => ({
+      en: 'The payment service is unavailable right now. Try again in a moment.',
+      fr: 'Le service de paiement est momentanément indisponible. Réessayez dans un instant.',
+    }),
+    samples: [undefined],
+  }),
+  INTERNAL_SERVER_ERROR: entry({
+    when: 'Anything unexpected; the detail is only in the server log, under the request id.',
+    text: () => ({
+      en: 'Unexpected error.',
+      fr: 'Erreur inattendue. Si elle se reproduit, communiquez au support l’identifiant de la requête (requestId).',
+    }),
+    samples: [undefined],
+  }),
+  INVALID_CURSOR: entry<{ arg: 'after' | 'before'; reason: 'malformed' | 'other_list' }>({
+    when: 'A cursor this API did not issue, or one issued for another list or filter.',
+    text: ({ arg, reason }) =>
+      reason === 'malformed'
+        ? { en: `\`${arg}\` is not a cursor this API issued.`, fr: `\`${arg}\` n’est pas un curseur émis par cette API.` }
+        : {
+            en: `\`${arg}\` was issued for a different list or filter; start again without a cursor when the filter changes.`,
+            fr: `\`${arg}\` a été émis pour une autre liste ou un autre filtre ; recommencez sans curseur quand le filtre change.`,
+          },
+    samples: [
+      { arg: 'after', reason: 'malformed' },
+      { arg: 'before', reason: 'other_list' },
+    ],
+  }),
+  BAD_USER_INPUT: entry<BadInput>({
+    when: 'An argument of a query that its type alone cannot rule out (page sizes, filter bounds).',
+    text: badInput,
+    samples: [
+      { kind: 'page_size', arg: 'first', max: 100 },
+      { kind: 'first_and_last' },
+      { kind: 'filter_status', allowed: ['PENDING', 'SUCCESS', 'FAILED'] },
+      { kind: 'filter_dates' },
+      { kind: 'filter_negative', field: 'amountMin' },
+      { kind: 'filter_amounts' },
+      { kind: 'too_many_ids', max: 100 },
+    ],
+    fromRaised: (ext) => (typeof ext.maxIds === 'number' ? { kind: 'too_many_ids', max: ext.maxIds } : null),
+  }),
+  SERVICE_UNAVAILABLE: entry<'shutting_down' | 'temporarily'>({
+    when: 'The gateway cannot take the request now (shutting down, or a store it needs is down); nothing was done.',
+    text: (why) =>
+      why === 'shutting_down'
+        ? { en: 'The gateway is shutting down: retry.', fr: 'La passerelle est en cours d’arrêt : réessayez.' }
+        : {
+            en: 'The service is temporarily unavailable; nothing was done. Try again in a moment.',
+            fr: 'Le service est momentanément indisponible ; rien n’a été effectué. Réessayez dans un instant.',
+          },
+    samples: ['shutting_down', 'temporarily'],
+    fromRaised: (_ext, message) => (/shutting down/i.test(message) ? 'shutting_down' : 'temporarily'),
+  }),
+  TOO_MANY_SUBSCRIPTIONS: entry<{ max: number | null; over: 'connection' | 'caller' }>({
+    when: 'A WebSocket connection already runs WS_MAX_SUBSCRIPTIONS operations, or a caller holds too many SSE streams.',
+    text: ({ max, over }) => {
+      if (over === 'connection') {
+        return max === null
+          ? { en: 'Too many operations are running on this connection.', fr: 'Trop d’opérations en cours sur cette connexion.' }
+          : {
+              en: `At most ${max} operations may run at once on one connection.`,
+              fr: `Au plus ${max} opérations peuvent s’exécuter en même temps sur une même connexion.`,
+            };
+      }
+      return max === null
+        ? { en: 'Too many subscriptions are running at once.', fr: 'Trop d’abonnements ouverts en même temps.' }
+        : { en: `At most ${max} subscriptions may run at once.`, fr: `Au plus ${max} abonnements peuvent être ouverts en même temps.` };
+    },
+    samples: [
+      { max: 50, over: 'connection' },
+      { max: null, over: 'connection' },
+      { max: 5, over: 'caller' },
+      { max: null, over: 'caller' },
+    ],
+    fromRaised: (_ext, message) => {
+      const max = /At most (\d+)/.exec(message);
+      return { max: max ? Number(max[1]) : null, over: /connection/.test(message) ? 'connection' : 'caller' };
+    },
+  }),
+  TOO_MANY_MONEY_MUTATIONS: entry<{ found: number }>({
+    when: 'One operation selects more than one money-moving mutation field (refused at validation: nothing runs).',
+    text: ({ found }) => ({
+      en: `At most one money-moving mutation may run per operation; this one has ${found}.`,
+      fr: `Une opération ne peut contenir qu’une seule mutation qui déplace de l’argent ; celle-ci en contient ${found}.`,
+    }),
+    samples: [{ found: 2 }],
+    fromRaised: (_ext, message) => {
+      const found = /this one has (\d+)/.exec(message);
+      return found ? { found: Number(found[1]) } : null;
+    },
+  }),
+  PAYLOAD_TOO_LARGE: entry<{ maxBytes: number }>({
+    when: 'A request body larger than the gateway accepts (HTTP 413).',
+    text: ({ maxBytes }) => ({
+      en: `Request body larger than ${maxBytes} bytes.`,
+      fr: `Le corps de la requête dépasse ${maxBytes} octets.`,
+    }),
+    samples: [{ maxBytes: 1_048_576 }],
+    fromRaised: (_ext, message) => {
+      const max = /(\d+) bytes/.exec(message);
+      return max ? { maxBytes: Number(max[1]) } : null;
+    },
+  }),
+  RATE_LIMITED: entry<{ retryAfterSeconds: number | null }>({
+    fromRaised: (ext) => ({
+      retryAfterSeconds: typeof ext.retryAfterMs === 'number' ? Math.max(1, Math.ceil(ext.retryAfterMs / 1000)) : null,
+    }),
+    when: 'The caller sent too many requests to the gateway in a short time.',
+    text: ({ retryAfterSeconds }) =>
+      retryAfterSeconds === null
+        ? { en: 'Too many requests: wait a moment before trying again.', fr: 'Trop de requêtes : patientez un instant avant de réessayer.' }
+        : {
+            en: `Too many requests: wait ${retryAfterSeconds} s before trying again.`,
+            fr: `Trop de requêtes : patientez ${retryAfterSeconds} s avant de réessayer.`,
+          },
+    samples: [{ retryAfterSeconds: null }, { retryAfterSeconds: 3 }],
+  }),
+  UPSTREAM_BUDGET_EXCEEDED: entry<{ limit: number }>({
+    when: 'One operation would need more calls to the payment service than one operation may make.',
+    text: ({ limit }) => ({
+      en: `This operation would need more than ${limit} calls to the payment service. Ask for fewer items or split it.`,
+      fr: `Cette opération nécessiterait plus de ${limit} appels au service de paiement. Demandez moins d’éléments ou scindez-la.`,
+    }),
+    samples: [{ limit: 50 }],
+    fromRaised: (ext) => (typeof ext.budget === 'number' ? { limit: ext.budget } : null),
+  }),
+  SUBSCRIPTION_INTERRUPTED: entry({
+    when: 'A live update stream ended before its resource reached a final status (the gateway could not follow it).',
+    text: () => ({
+      en: 'Live updates were interrupted. Subscribe again to resume; the first update is the current state.',
+      fr: 'Les mises à jour en direct ont été interrompues. Abonnez-vous de nouveau pour reprendre : la première mise à jour donne l’état actuel.',
+    }),
+    samples: [undefined],
+  }),
+  EVENT_CURSOR_EXPIRED: entry({
+    when: 'A client resumes an event stream from a position the gateway no longer keeps.',
+    text: () => ({
+      en: 'The events after this position are no longer kept. Start again from the current state, without a cursor.',
+      fr: 'Les événements postérieurs à cette position ne sont plus conservés. Repartez de l’état actuel, sans curseur.',
+    }),
+    samples: [undefined],
+  }),
+  PERSISTED_QUERY_NOT_FOUND: entry({
+    when: 'A persisted (trusted) document id the gateway does not know.',
+    text: () => ({
+      en: 'This persisted operation is unknown to the gateway. Use a document from the published manifest.',
+      fr: 'Cette opération enregistrée est inconnue de la passerelle. Utilisez un document du manifeste publié.',
+    }),
+    samples: [undefined],
+  }),
+  NOT_FOUND: entry<{ resource: ResourceKind }>({
+    when: 'A subscription to a resource the service does not know (queries answer null instead; mutations return NotFoundError).',
+    text: ({ resource }) => ({
+      en: `No ${resource} with this reference.`,
+      fr: {
+        checkout: 'Aucune page de paiement (checkout) ne correspond à cette référence.',
+        charge: 'Aucun encaissement ne correspond à cette référence.',
+        transfer: 'Aucun transfert ne correspond à cette référence.',
+        settlement: 'Aucun règlement ne correspond à cette référence.',
+      }[resource],
+    }),
+    samples: RESOURCE_KINDS.map((resource) => ({ resource })),
+    fromRaised: (ext) =>
+      typeof ext.resource === 'string' && (RESOURCE_KINDS as readonly string[]).includes(ext.resource)
+        ? { resource: ext.resource as ResourceKind }
+        : null,
+  }),
+  UNSUPPORTED_MEDIA_TYPE: entry({
+    when: 'A POST whose body is not declared as JSON (what a browser form could send cross-site).',
+    text: () => ({
+      en: 'Send operations as application/json.',
+      fr: 'Envoyez les opérations au format application/json.',
+    }),
+    samples: [undefined],
+  }),
+  PERSISTED_QUERY_NOT_IN_LIST: entry({
+    when: 'A document hash that is not in the trusted-documents manifest, where only those run.',
+    text: () => ({
+      en: 'No trusted document has this hash: only the documents of this gateway’s manifest run.',
+      fr: 'Aucun document de confiance n’a cette empreinte : seuls les documents du manifeste de cette passerelle s’exécutent.',
+    }),
+    samples: [undefined],
+  }),
+  PERSISTED_QUERY_ID_REQUIRED: entry({
+    when: 'A request with neither a query text nor a document hash.',
+    text: () => ({
+      en: 'Send a document: the query text, or a trusted document’s hash as extensions.persistedQuery.sha256Hash.',
+      fr: 'Envoyez un document : le texte de la requête, ou l’empreinte d’un document de confiance dans extensions.persistedQuery.sha256Hash.',
+    }),
+    samples: [undefined],
+  }),
+  TRUSTED_DOCUMENT_REQUIRED: entry({
+    when: 'A query text where only trusted documents (by hash) run.',
+    text: () => ({
+      en: 'This gateway runs trusted documents only: send the hash of a document of its manifest as extensions.persistedQuery.sha256Hash.',
+      fr: 'Cette passerelle n’exécute que des documents de confiance : envoyez l’empreinte d’un document de son manifeste dans extensions.persistedQuery.sha256Hash.',
+    }),
+    samples: [undefined],
+  }),
+  PERSISTED_QUERY_ONLY: entry({
+    when: 'A full query text where only persisted (trusted) documents are accepted.',
+    text: () => ({
+      en: 'Only persisted operations are accepted here: send the document id, not the query text.',
+      fr: 'Seules les opérations enregistrées sont acceptées ici : envoyez l’identifiant du document, pas le texte de la requête.',
+    }),
+    samples: [undefined],
+  }),
+} as const;
+
+export type TopLevelCode = keyof typeof TOP_LEVEL_ERRORS;
+type ParamsOf<C extends TopLevelCode> = Parameters<(typeof TOP_LEVEL_ERRORS)[C]['text']>[0];
+
+export interface TopLevelOptions {
+  /** Extra extensions (requiredScope, retryable, requestId, http...). */
+  extensions?: Record<string, unknown>;
+  path?: ReadonlyArray<string | number>;
+  nodes?: ReadonlyArray<ASTNode> | ASTNode | null;
+  source?: Source;
+  positions?: readonly number[];
+}
+
+export function topLevelText<C extends TopLevelCode>(code: C, params: ParamsOf<C>): Text {
+  return (TOP_LEVEL_ERRORS[code].text as (p: ParamsOf<C>) => Text)(params);
+}
+
+/** The GraphQL error of `code`, in English, with `extensions.code` and `extensions.messageFr`. */
+export function topLevelError<C extends TopLevelCode>(code: C, params: ParamsOf<C>, options: TopLevelOptions = {}): GraphQLError {
+  const { en, fr } = topLevelText(code, params);
+  return new GraphQLError(en, {
+    path: options.path,
+    nodes: options.nodes,
+    source: options.source,
+    positions: options.positions,
+    extensions: { code, messageFr: fr, ...options.extensions },
+  });
+}
+
+/** The same error as a plain `errors` entry, for answers written outside GraphQL execution (a raw HTTP 503). */
+export function topLevelErrorBody<C extends TopLevelCode>(
+  code: C,
+  params: ParamsOf<C>,
+): { message: string; extensions: Record<string, string> } {
+  const { en, fr } = topLevelText(code, params);
+  return { message: en, extensions: { code, messageFr: fr } };
+}
+
+/**
+ * A failed call to the payment service inside a query, reported under the
+ * service's own code (UPSTREAM_UNAVAILABLE, RATE_LIMIT_EXCEEDED, INVALID_DATA...).
+ * Any ErrorCode can appear here, so the texts depend on what the client can do.
+ */
+export function upstreamFailureText(code: ErrorCode, retryable: boolean): Text {
+  if (code === 'RATE_LIMIT_EXCEEDED') {
+    return {
+      en: 'The payment service is receiving too many requests. Try again in a moment.',
+      fr: 'Le service de paiement reçoit trop de requêtes. Réessayez dans un instant.',
+    };
+  }
+  if (retryable) return topLevelText('UPSTREAM_UNAVAILABLE', undefined);
+  if (code === 'INVALID_DATA' || code === 'VALIDATION_FAILED') {
+    return {
+      en: 'The payment service refused the values of this request.',
+      fr: 'Le service de paiement a refusé les valeurs de cette demande.',
+    };
+  }
+  return {
+    en: 'The payment service could not complete this request.',
+    fr: 'Le service de paiement n’a pas pu traiter cette demande.',
+  };
+}
+
+export function isTopLevelCode(code: unknown): code is TopLevelCode {
+  return typeof code === 'string' && Object.hasOwn(TOP_LEVEL_ERRORS, code);
+}

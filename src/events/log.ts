@@ -1,0 +1,238 @@
+// The durable inbox: every accepted event is appended here BEFORE the webhook
+// is answered 200, and every replica reads it back in order (src/events/tailer.ts).
+//
+// - With Redis: a Redis Stream. XADD trims by MINID what is older than the
+//   retention (approximately, `~`, so Redis frees whole blocks at once).
+//   Stream ids come from Redis's clock, so they keep increasing even when a
+//   Redis restarted empty creates the stream again.
+// - Without Redis: a bounded in-memory log of the same shape, lost on restart.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js';
+import { ZERO_ID, compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
+
+export const DEFAULT_EVENT_RETENTION_MS = 72 * 60 * 60 * 1000;
+export const DEFAULT_MEMORY_LOG_ENTRIES = 10_000;
+
+export interface EventLog {
+  readonly mode: 'memory' | 'redis';
+  /** Appends; resolves once the event is stored (rejects when Redis refuses it). */
+  append(event: PaymentEventRecord): Promise<LoggedPaymentEvent>;
+  /**
+   * Appends unless `onceKey` was seen within `ttlMs`, in one atomic step: no moment exists where a
+   * delivery is marked as seen but not logged (a crash or an outage there would lose it for good).
+   */
+  appendOnce(event: PaymentEventRecord, onceKey: string, ttlMs: number): Promise<AppendOnceResult>;
+  /** Events after `from` (exclusive; null: from the oldest), oldest first. */
+  ascending(from: StreamId | null, count: number): Promise<LoggedPaymentEvent[]>;
+  /** Events before `from` (exclusive; null: from the newest), newest first. */
+  descending(from: StreamId | null, count: number): Promise<LoggedPaymentEvent[]>;
+  /** How many events the log holds. */
+  length(): Promise<number>;
+  /** The newest id ever appended (ZERO_ID when none). */
+  lastId(): Promise<StreamId>;
+  /** The newest id removed by retention (ZERO_ID when none): a reader behind it has missed events. */
+  trimmedThrough(): Promise<StreamId>;
+  /** Waits (at most `blockMs`) for events after `from`; oldest first, possibly none. */
+  waitAfter(from: StreamId, count: number, blockMs: number): Promise<LoggedPaymentEvent[]>;
+  /** Releases waiters. The Redis connections belong to their owner. */
+  close(): void;
+}
+
+export type AppendOnceResult =
+  | { duplicate: false; event: LoggedPaymentEvent }
+  /** `seq`: the log id of the first copy, when known. */
+  | { duplicate: true; seq: StreamId | null };
+
+export interface MemoryEventLogOptions {
+  retentionMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
+  const retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+  const maxEntries = options.maxEntries ?? DEFAULT_MEMORY_LOG_ENTRIES;
+  const now = options.now ?? Date.now;
+  const entries: LoggedPaymentEvent[] = [];
+  let last: [number, number] = [0, 0];
+  let trimmed: StreamId = ZERO_ID;
+  let wake: Array<() => void> = [];
+  // onceKey -> [seq, expiry]; insertion order is expiry order (one TTL per caller in practice).
+  const seen = new Map<string, [StreamId, number]>();
+
+  const nextId = (): StreamId => {
+    const ms = Math.max(now(), last[0]);
+    last = ms === last[0] ? [ms, last[1] + 1] : [ms, 0];
+    return `${last[0]}-${last[1]}`;
+  };
+  const trim = () => {
+    const cutoff = now() - retentionMs;
+    let drop = 0;
+    while (drop < entries.length && (entries.length - drop > maxEntries || parseStreamId(entries[drop]!.seq)![0] < cutoff)) drop += 1;
+    if (drop > 0) trimmed = entries.splice(0, drop).at(-1)!.seq;
+  };
+  /** Index of the first entry after `from`. */
+  const firstAfter = (from: StreamId | null) => (from === null ? 0 : entries.findIndex((e) => compareStreamIds(e.seq, from) > 0));
+  const ascending = (from: StreamId | null, count: number) => {
+    const start = firstAfter(from);
+    return start < 0 ? [] : entries.slice(start, start + count);
+  };
+
+  const append = (event: PaymentEventRecord): LoggedPaymentEvent => {
+    const logged = { ...event, seq: nextId() };
+    entries.push(logged);
+    trim();
+    const waiting = wake;
+    wake = [];
+    waiting.forEach((w) => w());
+    return logged;
+  };
+
+  return {
+    mode: 'memory',
+    async append(event) {
+      return append(event);
+    },
+    async appendOnce(event, onceKey, ttlMs) {
+      const t = now();
+      for (const [key, [, expiry]] of seen) {
+        if (expiry > t && seen.size <= maxEntries * 10) break;
+        seen.delete(key);
+      }
+      const first = seen.get(onceKey);
+      if (first && first[1] > t) return { duplicate: true, seq: first[0] };
+      const logged = append(event);
+      seen.delete(onceKey);
+      seen.set(onceKey, [logged.seq, t + ttlMs]);
+      return { duplicate: false, event: logged };
+    },
+    async ascending(from, count) {
+      return ascending(from, count);
+    },
+    async descending(from, count) {
+      const end = from === null ? entries.length : entries.findIndex((e) => compareStreamIds(e.seq, from) >= 0);
+      const stop = end < 0 ? entries.length : end;
+      return entries.slice(Math.max(0, stop - count), stop).reverse();
+    },
+    async length() {
+      return entries.length;
+    },
+    async lastId() {
+      return last[0] === 0 && last[1] === 0 ? ZERO_ID : `${last[0]}-${last[1]}`;
+    },
+    async trimmedThrough() {
+      return trimmed;
+    },
+    async waitAfter(from, count, blockMs) {
+      const ready = ascending(from, count);
+      if (ready.length > 0) return ready;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, blockMs);
+        timer.unref();
+        wake.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      return ascending(from, count);
+    },
+    close() {
+      const waiting = wake;
+      wake = [];
+      waiting.forEach((w) => w());
+    },
+  };
+}
+
+export interface RedisEventLogOptions {
+  /** Fail-fast connection for XADD and reads. */
+  commands: Redis;
+  /** Connection of its own for XREAD BLOCK (a blocked connection can serve nothing else). */
+  blocking: Redis;
+  /** The stream's key. */
+  key: string;
+  retentionMs?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+// KEYS: stream, once-key. ARGV: MINID, event JSON, TTL ms. Returns {1, id} when appended, {0, first id} when seen.
+const APPEND_ONCE = `
+local seen = redis.call('GET', KEYS[2])
+if seen then return {0, seen} end
+local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2])
+redis.call('SET', KEYS[2], id, 'PX', ARGV[3])
+return {1, id}`;
+
+export function redisEventLog(options: RedisEventLogOptions): EventLog {
+  const { commands, blocking, key } = options;
+  const retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+  const now = options.now ?? Date.now;
+
+  const toEvent = ([id, fields]: StreamEntry): LoggedPaymentEvent | null => {
+    const json = fields[fields.indexOf('e') + 1];
+    try {
+      return { ...(JSON.parse(json ?? '') as PaymentEventRecord), seq: id };
+    } catch {
+      // Not ours (someone wrote to our key by hand): skipped, never thrown inside a reader.
+      options.logger?.warn('skipped a malformed event log entry', { seq: id });
+      return null;
+    }
+  };
+  const toEvents = (entries: StreamEntry[]) => entries.map(toEvent).filter((e): e is LoggedPaymentEvent => e !== null);
+  /** XINFO STREAM as a map; null when the stream does not exist (nothing appended yet, or Redis lost it). */
+  const info = async (): Promise<Map<string, unknown> | null> => {
+    try {
+      const flat = (await commands.xinfo('STREAM', key)) as unknown[];
+      const map = new Map<string, unknown>();
+      for (let i = 0; i + 1 < flat.length; i += 2) map.set(String(flat[i]), flat[i + 1]);
+      return map;
+    } catch (err) {
+      if (/no such key/i.test((err as Error).message)) return null;
+      throw err;
+    }
+  };
+
+  return {
+    mode: 'redis',
+    async append(event) {
+      const minId = Math.max(0, now() - retentionMs);
+      const seq = (await commands.xadd(key, 'MINID', '~', String(minId), '*', 'e', JSON.stringify(event))) as string;
+      return { ...event, seq };
+    },
+    async appendOnce(event, onceKey, ttlMs) {
+      const minId = Math.max(0, now() - retentionMs);
+      const [appended, id] = (await commands.eval(APPEND_ONCE, 2, key, onceKey, String(minId), JSON.stringify(event), String(ttlMs))) as [
+        number,
+        string,
+      ];
+      if (appended === 1) return { duplicate: false, event: { ...event, seq: id } };
+      // A key set by an older gateway holds "1", not an id.
+      return { duplicate: true, seq: parseStreamId(id) ? id : null };
+    },
+    async ascending(from, count) {
+      return toEvents((await commands.xrange(key, from === null ? '-' : `(${from}`, '+', 'COUNT', count)) as StreamEntry[]);
+    },
+    async descending(from, count) {
+      return toEvents((await commands.xrevrange(key, from === null ? '+' : `(${from}`, '-', 'COUNT', count)) as StreamEntry[]);
+    },
+    async length() {
+      return commands.xlen(key);
+    },
+    async lastId() {
+      return String((await info())?.get('last-generated-id') ?? ZERO_ID);
+    },
+    async trimmedThrough() {
+      // Redis ≥ 7.0 tracks it; older servers do not report it (then a too-old `after` is found by its age).
+      return String((await info())?.get('max-deleted-entry-id') ?? ZERO_ID);
+    },
+    async waitAfter(from, count, blockMs) {
+      const reply = (await blocking.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', key, from)) as Array<[string, StreamEntry[]]> | null;
+      return reply ? toEvents(reply[0]?.[1] ?? []) : [];
+    },
+    close() {},
+  };
+}

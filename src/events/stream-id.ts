@@ -1,0 +1,39 @@
+// Positions in the event log. Redis Stream ids ("<ms>-<seq>") order the log;
+// the in-memory log makes ids of the same shape, so both compare alike.
+// Clients see them only wrapped (`evt_…`, see encodeEventId): opaque, so the
+// gateway may change how it numbers events without breaking stored ids.
+
+export type StreamId = string;
+
+export const ZERO_ID: StreamId = '0-0';
+
+const STREAM_ID = /^(\d{1,16})-(\d{1,16})$/;
+
+export function parseStreamId(id: string): [number, number] | null {
+  const match = STREAM_ID.exec(id);
+  if (!match) return null;
+  const ms = Number(match[1]);
+  const seq = Number(match[2]);
+  return Number.isSafeInteger(ms) && Number.isSafeInteger(seq) ? [ms, seq] : null;
+}
+
+/** Negative when a is before b, 0 when equal, positive when after. Both must be valid ids. */
+export function compareStreamIds(a: StreamId, b: StreamId): number {
+  const [am, as] = parseStreamId(a) ?? [0, 0];
+  const [bm, bs] = parseStreamId(b) ?? [0, 0];
+  return am !== bm ? am - bm : as - bs;
+}
+
+const EVENT_ID_PREFIX = 'evt_';
+
+/** The id clients see for the event at `id` in the log. */
+export function encodeEventId(id: StreamId): string {
+  return EVENT_ID_PREFIX + Buffer.from(id, 'utf8').toString('base64url');
+}
+
+/** The log position of a client-held event id, or null when it is not one this gateway issued. */
+export function decodeEventId(eventId: string): StreamId | null {
+  if (!eventId.startsWith(EVENT_ID_PREFIX)) return null;
+  const id = Buffer.from(eventId.slice(EVENT_ID_PREFIX.length), 'base64url').toString('utf8');
+  return parseStreamId(id) ? id : null;
+}

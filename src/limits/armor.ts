@@ -1,0 +1,29 @@
+// GraphQL limits on the document itself (graphql-armor), checked while it is
+// parsed (tokens) and validated (depth, aliases, directives, cost): a refused
+// document gets a GraphQL error and never executes. Yoga's envelop runs them
+// for HTTP, SSE and WebSocket alike (src/server.ts hands graphql-ws the
+// enveloped parse and validate).
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { LimitsConfig } from '../config.js';
+
+export function armorPlugin(armor: LimitsConfig['armor']): Plugin {
+  return EnvelopArmorPlugin({
+    maxDepth: { n: armor.maxDepth, flattenFragments: true, exposeLimits: true },
+    maxAliases: { n: armor.maxAliases, exposeLimits: true },
+    maxTokens: { n: armor.maxTokens, exposeLimits: true },
+    maxDirectives: { n: armor.maxDirectives, exposeLimits: true },
+    costLimit: { maxCost: armor.maxCost, exposeLimits: true },
+    blockFieldSuggestion: { enabled: !armor.fieldSuggestions },
+  }) as Plugin;
+}
+
+/** Live mode without INTROSPECTION=true: `__schema` and `__type` are refused (`__typename` still works). */
+export function useNoIntrospection(): Plugin {
+  return {
+    onValidate: ({ addValidationRule }) => {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}

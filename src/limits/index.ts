@@ -1,0 +1,68 @@
+// Bounded cost per request and browser safety: what src/server.ts and
+// src/gateway.ts wire in. See the README's "Limits".
+import type { Plugin } from 'graphql-yoga';
+import type { LimitsConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { GatewayRedis } from '../redis/index.js';
+import { armorPlugin, useNoIntrospection } from './armor.js';
+import { oneMoneyMutationRule } from './money-mutations.js';
+import type { RateLimits } from './operation-limits.js';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { useRateLimits } from './rate-limit-plugin.js';
+import { useSseStreamLimit } from './sse-streams.js';
+
+export { admitBody } from './body-size.js';
+export { CSRF_HEADERS, useBrowserSafety } from './browser-safety.js';
+export { useCompressedHtml } from './compressed-page.js';
+export { serverTimeouts } from './http-server.js';
+export { connectionSlots, type ConnectionSlots } from './ws-connections.js';
+export { corsOptions, headerOf, originPolicy, type OriginPolicy } from './origins.js';
+export { operationLimits, rateLimitKey, type LimitsServices, type OperationLimits, type RateLimits } from './operation-limits.js';
+export { UpstreamBudgetExceededError } from './upstream-budget.js';
+
+const MINUTE_MS = 60_000;
+
+/** The per-principal limiters: shared by every replica through Redis when there is one. */
+export function createRateLimits(
+  limits: LimitsConfig,
+  redis: GatewayRedis | null,
+  log: Logger,
+  /** Told of each refusal (the metrics count them by kind). */
+  onRefused: (kind: 'general' | 'money') => void = () => {},
+): RateLimits {
+  const make = (name: 'general' | 'money', points: number): RateLimiter => {
+    const limiter = redis
+      ? redisRateLimiter(redis, name, { points, windowMs: MINUTE_MS }, log)
+      : memoryRateLimiter({ points, windowMs: MINUTE_MS });
+    return {
+      consume: async (key) => {
+        const admission = await limiter.consume(key);
+        if (!admission.allowed) onRefused(name);
+        return admission;
+      },
+    };
+  };
+  return { general: make('general', limits.rateLimitPerMinute), money: make('money', limits.rateLimitMoneyPerMinute) };
+}
+
+export interface LimitPluginOptions {
+  limits: LimitsConfig;
+  rateLimits: RateLimits | null;
+  /** The mutation fields that move money (at most one per operation). */
+  moneyMoving: ReadonlySet<string>;
+  /** WS_MAX_SUBSCRIPTIONS: also the most SSE streams one caller may hold. */
+  maxSubscriptions: number;
+}
+
+/** The document and operation limits, as yoga plugins (HTTP, SSE and WebSocket alike). */
+export function limitPlugins(options: LimitPluginOptions): Plugin[] {
+  const plugins: Plugin[] = [
+    armorPlugin(options.limits.armor),
+    { onValidate: ({ addValidationRule }) => addValidationRule(oneMoneyMutationRule(options.moneyMoving)) },
+    useSseStreamLimit(options.maxSubscriptions) as Plugin,
+  ];
+  if (options.rateLimits) plugins.push(useRateLimits(options.rateLimits) as Plugin);
+  return plugins;
+}
+
+export { useNoIntrospection };

@@ -1,0 +1,51 @@
+// At most one money-moving mutation field per operation: a document that
+// would create two payouts (aliases, fragments, inline fragments) is refused
+// by validation, so nothing of it runs. One field per operation also keeps
+// each payment's idempotency key, audit line and rate-limit point its own.
+import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+
+export function oneMoneyMutationRule(moneyMoving: ReadonlySet<string>): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(operation) {
+      if (operation.operation !== 'mutation') return;
+      const found = new Map<string, string>();
+      collectMoneyFields(operation.selectionSet, context, moneyMoving, new Set(), found);
+      if (found.size > 1) {
+        context.reportError(
+          new GraphQLError(
+            `At most one money-moving mutation may run per operation; this one has ${found.size} (${[...found.values()].join(', ')}).`,
+            {
+              nodes: operation,
+              extensions: { code: 'TOO_MANY_MONEY_MUTATIONS' },
+            },
+          ),
+        );
+      }
+    },
+  });
+}
+
+/**
+ * The money-moving root fields, by response key: graphql runs fields that share a response key (the same
+ * field reached through two fragments) once, so each distinct key is one run.
+ */
+function collectMoneyFields(
+  selectionSet: SelectionSetNode,
+  context: ValidationContext,
+  moneyMoving: ReadonlySet<string>,
+  fragmentsOnPath: ReadonlySet<string>,
+  found: Map<string, string>,
+): void {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (moneyMoving.has(selection.name.value)) found.set(selection.alias?.value ?? selection.name.value, selection.name.value);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      collectMoneyFields(selection.selectionSet, context, moneyMoving, fragmentsOnPath, found);
+    } else {
+      const fragment = context.getFragment(selection.name.value);
+      // Unknown or cyclic fragments: graphql's own rules report them.
+      if (!fragment || fragmentsOnPath.has(fragment.name.value)) continue;
+      collectMoneyFields(fragment.selectionSet, context, moneyMoving, new Set([...fragmentsOnPath, fragment.name.value]), found);
+    }
+  }
+}

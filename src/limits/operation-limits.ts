@@ -1,0 +1,55 @@
+// What one operation may still spend, carried in its context: upstream calls
+// (the budget) and, for mutations, the caller's rate-limit standing.
+import type { Principal } from '../auth/index.js';
+import type { UpstreamClient } from '../upstream/types.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { budgetedUpstream, type UpstreamBudget } from './upstream-budget.js';
+
+/** The gateway-wide limiters (one set per process, shared through Redis when configured). */
+export interface RateLimits {
+  /** Every operation (RATE_LIMIT_PER_MINUTE). */
+  general: RateLimiter;
+  /** Money-moving mutation fields (RATE_LIMIT_MONEY_PER_MINUTE). */
+  money: RateLimiter;
+}
+
+export interface LimitsServices {
+  maxUpstreamCallsPerOperation: number;
+  /** Null: no rate limits (benchmarks compare with and without). */
+  rateLimits: RateLimits | null;
+}
+
+export interface OperationLimits {
+  readonly upstreamBudget: UpstreamBudget;
+  /** Set by the rate-limit plugin on a mutation over the general limit: its fields answer RateLimitedError. */
+  generalLimitRetryAfterMs: number | null;
+  /** Spends one money-moving point of the caller; the wait in ms when refused, null when admitted. */
+  admitMoneyMove(): Promise<number | null>;
+}
+
+/**
+ * Whose budget an operation spends: a staff token's subject; otherwise (client tokens, one per payment, cheap to
+ * obtain for whoever can start payments; and anonymous callers) the client IP.
+ */
+export function rateLimitKey(principal: Principal | null, clientIp: string | null): string {
+  return principal?.kind === 'staff' ? `sub:${principal.subject}` : `ip:${clientIp ?? 'unknown'}`;
+}
+
+export function operationLimits(
+  services: LimitsServices,
+  upstream: UpstreamClient,
+  caller: { principal: Principal | null; clientIp: string | null },
+): { limits: OperationLimits; upstream: UpstreamClient } {
+  const { client, budget } = budgetedUpstream(upstream, services.maxUpstreamCallsPerOperation);
+  const limits: OperationLimits = {
+    upstreamBudget: budget,
+    generalLimitRetryAfterMs: null,
+    admitMoneyMove: async () => {
+      if (limits.generalLimitRetryAfterMs !== null) return limits.generalLimitRetryAfterMs;
+      if (!services.rateLimits) return null;
+      const admission = await services.rateLimits.money.consume(rateLimitKey(caller.principal, caller.clientIp));
+      return admission.allowed ? null : admission.retryAfterMs;
+    },
+  };
+  return { limits, upstream: client };
+}

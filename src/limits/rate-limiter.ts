@@ -1,0 +1,73 @@
+// Fixed-window counters per principal: one shared by every replica (Redis,
+// through rate-limiter-flexible's atomic script) or one per process. The
+// in-process one holds a bounded number of keys, least recently used first
+// out, so a flood of distinct callers cannot grow memory without bound.
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { GatewayRedis } from '../redis/index.js';
+import type { Logger } from '../logger.js';
+
+export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+export interface RateLimiter {
+  /** Counts one operation of `key`; refused once the window's points are spent. */
+  consume(key: string): Promise<Admission>;
+}
+
+export interface WindowOptions {
+  /** Operations allowed per window. */
+  points: number;
+  windowMs: number;
+}
+
+/** Keys an in-process limiter remembers; an evicted key starts a fresh window (it had been idle the longest). */
+export const MEMORY_LIMITER_MAX_KEYS = 10_000;
+
+export function memoryRateLimiter(options: WindowOptions & { maxKeys?: number; now?: () => number }): RateLimiter {
+  const maxKeys = options.maxKeys ?? MEMORY_LIMITER_MAX_KEYS;
+  const now = options.now ?? Date.now;
+  // A Map iterates in insertion order: re-inserting on each use keeps the least recently used first.
+  const windows = new Map<string, { startedAt: number; used: number }>();
+  return {
+    consume: async (key) => {
+      const t = now();
+      let window = windows.get(key);
+      if (window) windows.delete(key);
+      if (!window || t - window.startedAt >= options.windowMs) window = { startedAt: t, used: 0 };
+      windows.set(key, window);
+      if (windows.size > maxKeys) windows.delete(windows.keys().next().value!);
+      if (window.used >= options.points) return { allowed: false, retryAfterMs: Math.max(1, window.startedAt + options.windowMs - t) };
+      window.used += 1;
+      return { allowed: true };
+    },
+  };
+}
+
+/**
+ * Shared by all replicas on one Redis. While Redis cannot answer, each process falls back to its own counters
+ * (a limit that holds per replica beats no limit, and refusing every caller would turn an outage into a wider one).
+ */
+export function redisRateLimiter(redis: GatewayRedis, name: string, options: WindowOptions, log: Logger): RateLimiter {
+  const shared = new RateLimiterRedis({
+    storeClient: redis.commands,
+    keyPrefix: redis.key('ratelimit', name),
+    points: options.points,
+    duration: Math.max(1, Math.round(options.windowMs / 1000)),
+    rejectIfRedisNotReady: true,
+  });
+  const fallback = memoryRateLimiter(options);
+  let warned = false;
+  return {
+    consume: async (key) => {
+      try {
+        await shared.consume(key);
+        warned = false;
+        return { allowed: true };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, rejection.msBeforeNext) };
+        if (!warned) log.warn('rate limits: Redis unavailable, counting in this process only', { limiter: name, error: rejection });
+        warned = true;
+        return fallback.consume(key);
+      }
+    },
+  };
+}

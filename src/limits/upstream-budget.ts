@@ -1,0 +1,58 @@
+// At most N calls to the payment service per GraphQL operation, whatever the
+// document's shape: aliases, lists and relations all go through one counted
+// client, made for the operation (src/schema/context.ts). A call beyond the
+// budget never leaves the gateway; its field fails with UPSTREAM_BUDGET_EXCEEDED.
+import { GraphQLError } from 'graphql';
+import type { UpstreamClient } from '../upstream/types.js';
+
+export class UpstreamBudgetExceededError extends GraphQLError {
+  constructor(budget: number) {
+    super(`This operation needs more than ${budget} calls to the payment service. Ask for fewer items or split the operation.`, {
+      extensions: { code: 'UPSTREAM_BUDGET_EXCEEDED', budget },
+    });
+  }
+}
+
+export interface UpstreamBudget {
+  readonly max: number;
+  /** Calls made (or refused) so far. */
+  readonly used: number;
+}
+
+/**
+ * Calls that move money: counted, never refused. Validation already allows one money-moving field per operation,
+ * and refusing one halfway (after its idempotency key was claimed) would leave that key's outcome in doubt.
+ */
+const MONEY_CALLS: ReadonlySet<PropertyKey> = new Set([
+  'initializeCheckout',
+  'createCharge',
+  'submitChargeOtp',
+  'createTransfer',
+  'createBulkTransfer',
+  'createSettlement',
+  'cancelSettlement',
+] satisfies Array<keyof UpstreamClient>);
+
+/** The client the operation's resolvers and loaders use: every call but `close` spends one unit. */
+export function budgetedUpstream(upstream: UpstreamClient, max: number): { client: UpstreamClient; budget: UpstreamBudget } {
+  let used = 0;
+  const budget = {
+    max,
+    get used() {
+      return used;
+    },
+  };
+  const client = new Proxy(upstream, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || property === 'close') return value;
+      return (...args: unknown[]) => {
+        used += 1;
+        // Rejected (not thrown) so callers that .catch() a lookup see it as they see any failed call.
+        if (used > max && !MONEY_CALLS.has(property)) return Promise.reject(new UpstreamBudgetExceededError(max));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { client, budget };
+}

@@ -1,0 +1,103 @@
+// The gateway's Prometheus metrics, in a registry of its own per gateway (not
+// prom-client's global one), so several gateways in one process (tests, replicas
+// side by side) neither collide nor mix their counts.
+//
+// Every label is bounded: root field names of the schema, route templates of the
+// payment service, error codes and fault kinds; never a reference, phone,
+// subject or operation name chosen by a client.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Seconds: from a cached read (milliseconds) to a payment call at its deadline (15 s by default). */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
+
+export type Transport = 'http' | 'ws';
+
+export interface GatewayMetrics {
+  registry: Registry;
+  /** GraphQL operations, one sample per root field: type (query/mutation/subscription), field, outcome. */
+  operations: Counter<'type' | 'field' | 'outcome'>;
+  operationSeconds: Histogram<'type' | 'field' | 'outcome'>;
+  /** Calls to the payment service by route template and outcome (success, error code or transport fault). */
+  upstreamCalls: Counter<'endpoint' | 'outcome'>;
+  upstreamSeconds: Histogram<'endpoint' | 'outcome'>;
+  /** Webhook deliveries: received, verified, duplicate, rejected. */
+  webhooks: Counter<'event'>;
+  /** Open connections: TCP connections of the HTTP server (`http`, WebSockets included) and WebSockets (`ws`). */
+  openConnections: Gauge<'transport'>;
+  /** Subscriptions running now (WebSocket and SSE). */
+  activeSubscriptions: Gauge;
+  /** Idempotency keys: replay, conflict, in_progress, outcome_unknown. */
+  idempotency: Counter<'event'>;
+  /** Requests refused by a rate limit, by kind of limit. */
+  rateLimitRefusals: Counter<'kind'>;
+}
+
+export function createMetrics(): GatewayMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  // Process metrics (CPU, memory, event loop lag, handles) with the same prefix.
+  collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
+
+  const metrics: GatewayMetrics = {
+    registry,
+    operations: new Counter({
+      name: 'gateway_graphql_operations_total',
+      help: 'GraphQL operations by type, root field and outcome (success, a typed error code, or an error code).',
+      labelNames: ['type', 'field', 'outcome'],
+      registers,
+    }),
+    operationSeconds: new Histogram({
+      name: 'gateway_graphql_operation_duration_seconds',
+      help: 'Duration of GraphQL operations (a subscription: its whole life) by type, root field and outcome.',
+      labelNames: ['type', 'field', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    upstreamCalls: new Counter({
+      name: 'gateway_upstream_requests_total',
+      help: 'Calls to the payment service by route template and outcome (success, error code, or transport fault).',
+      labelNames: ['endpoint', 'outcome'],
+      registers,
+    }),
+    upstreamSeconds: new Histogram({
+      name: 'gateway_upstream_request_duration_seconds',
+      help: 'Duration of calls to the payment service (retries of a GET included) by route template and outcome.',
+      labelNames: ['endpoint', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    webhooks: new Counter({
+      name: 'gateway_webhooks_total',
+      help: 'Webhook deliveries: received, verified (signature good), duplicate (already seen), rejected (answered 4xx).',
+      labelNames: ['event'],
+      registers,
+    }),
+    openConnections: new Gauge({
+      name: 'gateway_open_connections',
+      help: 'Open connections: http (TCP connections to the server, WebSockets included) and ws (WebSockets).',
+      labelNames: ['transport'],
+      registers,
+    }),
+    activeSubscriptions: new Gauge({
+      name: 'gateway_active_subscriptions',
+      help: 'GraphQL subscriptions running now (WebSocket and SSE).',
+      registers,
+    }),
+    idempotency: new Counter({
+      name: 'gateway_idempotency_events_total',
+      help: 'Idempotency keys: replay (first success returned again), conflict (other input), in_progress, outcome_unknown.',
+      labelNames: ['event'],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'gateway_rate_limit_refusals_total',
+      help: 'Requests refused by a rate limit, by kind of limit.',
+      labelNames: ['kind'],
+      registers,
+    }),
+  };
+  // Both transports appear from the start, at 0, rather than on their first connection.
+  metrics.openConnections.set({ transport: 'http' }, 0);
+  metrics.openConnections.set({ transport: 'ws' }, 0);
+  return metrics;
+}

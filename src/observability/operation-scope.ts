@@ -1,0 +1,34 @@
+// The GraphQL operation a piece of work belongs to, carried along its async
+// continuations (AsyncLocalStorage), so that a call to the payment service made
+// deep inside a resolver, a DataLoader batch or an idempotent run is counted in
+// its operation's log line and traced as a child of its span, without passing
+// anything through the layers below.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Span } from '@opentelemetry/api';
+
+export interface OperationScope {
+  requestId: string | null;
+  /** Calls to the payment service made for this operation so far. */
+  upstreamCalls: number;
+  /** The operation's span, when tracing is on. */
+  span: Span | null;
+  /** Root fields (by response key) whose result was a typed error, with its code. */
+  typedErrors: Map<string, string>;
+  /** The operation has ended: work it started and that outlives it (a timer, a shared poller) is no longer its own. */
+  done: boolean;
+}
+
+/** The span attribute that carries the request id (the `requestId` of log lines and masked errors). */
+export const REQUEST_ID_ATTRIBUTE = 'gateway.request_id';
+
+const storage = new AsyncLocalStorage<OperationScope>();
+
+/** The operation the current async context belongs to, while it runs. */
+export function currentOperation(): OperationScope | undefined {
+  const scope = storage.getStore();
+  return scope?.done ? undefined : scope;
+}
+
+export function runInOperation<T>(scope: OperationScope, work: () => T): T {
+  return storage.run(scope, work);
+}

@@ -1,0 +1,65 @@
+// Optional OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT): one span per
+// GraphQL operation and one per call to the payment service, its child, each
+// with the request id, exported over OTLP/HTTP (JSON) in batches.
+//
+// The provider is the gateway's own, never registered as the global one, and
+// parents are passed explicitly (from the operation scope) rather than through
+// a global context manager: two gateways in one process trace separately.
+import { SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { UpstreamCallObservation } from '../upstream/observation.js';
+import { REQUEST_ID_ATTRIBUTE } from './operation-scope.js';
+
+export interface TracingOptions {
+  /** Collector base URL; spans go to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  serviceName: string;
+}
+
+export interface Tracing {
+  /** Starts the span of a GraphQL operation; the caller ends it. */
+  startOperation(name: string, startTime: number, attributes: Attributes): Span;
+  /** Records a finished call to the payment service, as a child of `parent` when there is one. */
+  recordUpstreamCall(call: UpstreamCallObservation, parent: Span | null, requestId: string | null): void;
+  /** Exports what is still buffered and stops. */
+  close(): Promise<void>;
+}
+
+export function createTracing(options: TracingOptions): Tracing {
+  const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
+  const tracer: Tracer = provider.getTracer('momo-gateway');
+  let closing: Promise<void> | null = null;
+
+  return {
+    startOperation: (name, startTime, attributes) => tracer.startSpan(name, { kind: SpanKind.SERVER, startTime, attributes }, ROOT_CONTEXT),
+
+    recordUpstreamCall(call, parent, requestId) {
+      const [method, route] = call.endpoint.split(' ', 2);
+      const span = tracer.startSpan(
+        call.endpoint,
+        {
+          kind: SpanKind.CLIENT,
+          startTime: call.startedAt,
+          attributes: {
+            'http.request.method': method,
+            'url.template': route,
+            'gateway.upstream.operation': call.operation,
+            'gateway.outcome': call.outcome,
+            ...(requestId ? { [REQUEST_ID_ATTRIBUTE]: requestId } : {}),
+          },
+        },
+        parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT,
+      );
+      if (call.outcome !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, message: call.outcome });
+      span.end(call.startedAt + call.durationMs);
+    },
+
+    close: () => (closing ??= provider.shutdown().catch(() => undefined)),
+  };
+}

@@ -1,0 +1,132 @@
+// The resources the gateway is watching until they are final, and the lease
+// that lets one replica at a time reconcile them. In Redis (shared by every
+// replica, kept across restarts) or in memory (one process).
+//
+// Redis layout, under the gateway's namespace:
+//   reconcile:due            sorted set, member "<type>:<reference>", score = when to look next
+//   reconcile:item:<member>  JSON of the watched resource (expires a day after the stuck limit)
+//   reconcile:lease          the replica holding the lease (PX)
+import type { GatewayRedis } from '../redis/index.js';
+import type { ResourceKind } from '../upstream/types.js';
+
+export interface WatchedResource {
+  type: ResourceKind;
+  reference: string;
+  /** Clock time the gateway started watching it (its creation). */
+  createdAt: number;
+  /** The last status the log is known to hold for it; null: none since creation. */
+  lastStatus: string | null;
+  /** Current wait between two looks (grows while nothing changes). */
+  intervalMs: number;
+  /** Clock time of the next look. */
+  dueAt: number;
+}
+
+export interface ReconcileStore {
+  /** Starts watching, unless it already is. */
+  add(item: WatchedResource): Promise<void>;
+  get(type: ResourceKind, reference: string): Promise<WatchedResource | null>;
+  put(item: WatchedResource): Promise<void>;
+  remove(type: ResourceKind, reference: string): Promise<void>;
+  /** Up to `limit` resources whose next look is due at `now`, most overdue first. */
+  due(now: number, limit: number): Promise<WatchedResource[]>;
+  /** Takes or renews the lease for `holder`; false when another replica holds it. */
+  acquireLease(holder: string, ttlMs: number): Promise<boolean>;
+  releaseLease(holder: string): Promise<void>;
+}
+
+const member = (type: ResourceKind, reference: string) => `${type}:${reference}`;
+
+export function memoryReconcileStore(): ReconcileStore {
+  const items = new Map<string, WatchedResource>();
+  return {
+    async add(item) {
+      const key = member(item.type, item.reference);
+      if (!items.has(key)) items.set(key, { ...item });
+    },
+    async get(type, reference) {
+      const item = items.get(member(type, reference));
+      return item ? { ...item } : null;
+    },
+    async put(item) {
+      items.set(member(item.type, item.reference), { ...item });
+    },
+    async remove(type, reference) {
+      items.delete(member(type, reference));
+    },
+    async due(now, limit) {
+      return [...items.values()]
+        .filter((i) => i.dueAt <= now)
+        .sort((a, b) => a.dueAt - b.dueAt)
+        .slice(0, limit)
+        .map((i) => ({ ...i }));
+    },
+    async acquireLease() {
+      return true;
+    },
+    async releaseLease() {},
+  };
+}
+
+// Renew when ours, take when free: atomic, so two replicas never both hold it.
+const ACQUIRE_LEASE = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if current then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+const RELEASE_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export function redisReconcileStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, options: { itemTtlMs: number }): ReconcileStore {
+  const client = redis.commands;
+  const dueKey = redis.key('reconcile', 'due');
+  const itemKey = (type: ResourceKind, reference: string) => redis.key('reconcile', 'item', member(type, reference));
+  const leaseKey = redis.key('reconcile', 'lease');
+  const parse = (json: string | null): WatchedResource | null => (json ? (JSON.parse(json) as WatchedResource) : null);
+  return {
+    async add(item) {
+      const created = await client.set(itemKey(item.type, item.reference), JSON.stringify(item), 'PX', options.itemTtlMs, 'NX');
+      if (created === 'OK') await client.zadd(dueKey, 'NX', item.dueAt, member(item.type, item.reference));
+    },
+    async get(type, reference) {
+      return parse(await client.get(itemKey(type, reference)));
+    },
+    async put(item) {
+      await client
+        .multi()
+        .set(itemKey(item.type, item.reference), JSON.stringify(item), 'PX', options.itemTtlMs)
+        .zadd(dueKey, item.dueAt, member(item.type, item.reference))
+        .exec();
+    },
+    async remove(type, reference) {
+      await client.multi().del(itemKey(type, reference)).zrem(dueKey, member(type, reference)).exec();
+    },
+    async due(now, limit) {
+      const members = await client.zrangebyscore(dueKey, '-inf', now, 'LIMIT', 0, limit);
+      if (members.length === 0) return [];
+      const values = await client.mget(...members.map((m) => redis.key('reconcile', 'item', m)));
+      const found: WatchedResource[] = [];
+      const expired: string[] = [];
+      values.forEach((json, i) => {
+        const item = parse(json);
+        if (item) found.push(item);
+        else expired.push(members[i]!);
+      });
+      // An item whose key expired (watched for longer than it could matter) leaves the schedule too.
+      if (expired.length > 0) await client.zrem(dueKey, ...expired);
+      return found;
+    },
+    async acquireLease(holder, ttlMs) {
+      return (await client.eval(ACQUIRE_LEASE, 1, leaseKey, holder, String(ttlMs))) === 1;
+    },
+    async releaseLease(holder) {
+      await client.eval(RELEASE_LEASE, 1, leaseKey, holder);
+    },
+  };
+}

@@ -1,0 +1,341 @@
+// Every error a person may read, in both languages: each PaymentError type of
+// the schema in each of its variants (the wallets, the reasons, the resources,
+// every code an upstream failure can carry, the field messages of the
+// gateway's checks and of the service), every code and variant of the
+// top-level catalogue, graphql-js's own validation and variable errors, and
+// every `extensions: { code }` raised anywhere in src/ (it must be a catalogue
+// code, so the masking layer can give its French). Each pair must be present,
+// different, French in the French, and free of operator tokens ("opb_bf").
+// test/schema/error-language.test.ts checks the same French arrives over HTTP
+// and WebSocket.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GraphQLError, graphql, parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { frenchOf, translateGraphQLMessage } from '../../src/errors/graphql-fr.js';
+import { serviceFieldMessage } from '../../src/errors/field-messages.js';
+import { OPERATOR_NAMES, phoneRuleText } from '../../src/errors/operators.js';
+import {
+  BatchSizeLimitExceededError,
+  IdempotencyConflictError,
+  InsufficientFundsError,
+  InvalidAccountError,
+  NotFoundError,
+  OtpExpiredError,
+  OtpInvalidError,
+  OtpStillValidError,
+  PaymentAccountMissingError,
+  PaymentError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  SettlementNotCancellableError,
+  UnauthorizedChargeProviderError,
+  UnsupportedProviderError,
+  UpstreamError,
+  ValidationError,
+  fieldMessageFr,
+  toPaymentError,
+} from '../../src/errors/payment-errors.js';
+import { TOP_LEVEL_ERRORS, isTopLevelCode, topLevelError, topLevelText, upstreamFailureText } from '../../src/errors/top-level.js';
+import { schema } from '../../src/schema/index.js';
+import { Checks } from '../../src/schema/validation.js';
+import { ERROR_CODES, UpstreamCallError, isRetryableCode } from '../../src/upstream/errors.js';
+import { PROVIDERS, RESOURCE_KINDS, WALLETS } from '../../src/upstream/types.js';
+
+/** Words that make a sentence French (at least one must appear). */
+const FRENCH =
+  /\b(le|la|les|l’|un|une|des|du|de|d’|ce|cet|cette|est|sont|pas|pour|avec|sur|dans|au|aux|ou|et|ne|n’|aucun|aucune|réessayez|trop|saisie|doit)\b|[éèêàçù]/i;
+/** English words that must not be left in a French sentence. */
+const ENGLISH = /\b(the|must|should|please|try|again|wallet|funds|request|cannot|could|not a|only|with|this|is|are|was|were|and|of|be)\b/i;
+/** The service's operator tokens: never in a human message (the API's enum values, OPB_BF, may appear in a developer's error). */
+const TOKEN = /\bop[a-f]_(bf|bj)\b/;
+
+interface Pair {
+  where: string;
+  en: string;
+  fr: string;
+}
+
+function expectBothLanguages({ where, en, fr }: Pair): void {
+  const label = `${where}\n  en: ${en}\n  fr: ${fr}`;
+  expect(en.trim().length, label).toBeGreaterThan(0);
+  expect(fr.trim().length, label).toBeGreaterThan(0);
+  expect(fr, label).not.toBe(en);
+  expect(fr, label).toMatch(FRENCH);
+  expect(fr, label).not.toMatch(ENGLISH);
+  expect(en, label).not.toMatch(TOKEN);
+  expect(fr, label).not.toMatch(TOKEN);
+}
+
+// ---- the typed errors ------------------------------------------------------
+
+/** Every field problem the gateway's own checks can report, through the same Checks the mutations use. */
+function everyCheckProblem(): ValidationError[] {
+  const checks = new Checks();
+  const at = (name: string) => checks.at(name);
+  checks.amount(at('amount'), 0);
+  checks.amount(at('amount'), 50, 100);
+  for (const provider of PROVIDERS) checks.phoneFor(at('phone'), provider, '1');
+  for (const wallet of WALLETS) checks.recipient(at('recipientPhone'), '1', wallet);
+  checks.recipient(at('recipientPhone'), '1', null);
+  checks.url(at('successUrl'), 'nope');
+  checks.email(at('email'), 'nope');
+  checks.nonEmpty(at('otp'), ' ', { en: 'The OTP', fr: 'Le code OTP' });
+  checks.maxLength(at('extId'), 'x'.repeat(101), 100);
+  return checks.problems.map((p) => new ValidationError([p]));
+}
+
+/** The service's field messages (as the sandbox writes them, in Django REST framework's style), one ValidationError each. */
+const SERVICE_FIELD_MESSAGES = [
+  'This field is required.',
+  'This field may not be blank.',
+  'This list may not be empty.',
+  'A valid integer is required.',
+  'Not a valid string.',
+  'Enter a valid URL.',
+  'Enter a valid email address.',
+  'Enter a valid date in the format YYYY-MM-DD.',
+  'Enter a valid Burkina Faso or Benin mobile number.',
+  'Enter a valid opa_bf number: 8 digits starting with 04, 05, 06.',
+  'Ensure this value is greater than or equal to 100.',
+  'Ensure this value is less than or equal to 1000000.',
+  'Select a valid choice. opz is not one of the available choices.',
+  'A transfer with this ext_id already exists.',
+  'This number cannot receive a transfer from the opb_bf wallet.',
+  'Invalid data. Expected a dictionary, but got list.',
+  'Expected a list of items but got type "string".',
+  'Must be 1 to 255 characters.',
+  'Something the service says that we have never seen.',
+];
+
+function everyPaymentError(): PaymentError[] {
+  // A refused API key is the operator's, not a union member (a top-level UPSTREAM_UNAUTHENTICATED).
+  const fromUpstream = ERROR_CODES.filter((code) => code !== 'UNAUTHENTICATED' && code !== 'FORBIDDEN')
+    .flatMap((code) => [
+      toPaymentError(new UpstreamCallError({ code, message: `Injected ${code} about opb_bf` }), [UpstreamError]),
+      toPaymentError(new UpstreamCallError({ code, message: 'x', outcomeUnknown: true }), [UpstreamError]),
+    ])
+    .filter((e) => e instanceof PaymentError);
+  return [
+    ...everyCheckProblem(),
+    ...SERVICE_FIELD_MESSAGES.map(
+      (message) =>
+        toPaymentError(new UpstreamCallError({ code: 'INVALID_DATA', message: 'x', fieldErrors: [{ path: ['f'], message }] }), [
+          ValidationError,
+        ]) as ValidationError,
+    ),
+    new ValidationError([
+      { path: ['a'], message: 'Amount is missing.', messageFr: 'Le montant manque.' },
+      { path: ['b'], message: 'Phone is missing.', messageFr: 'Le numéro manque.' },
+    ]),
+    new OtpInvalidError(),
+    new OtpExpiredError(),
+    new OtpStillValidError(),
+    ...[...WALLETS, null].map((w) => new InsufficientFundsError(w)),
+    new InvalidAccountError(),
+    new UnsupportedProviderError(),
+    new UnauthorizedChargeProviderError(),
+    new BatchSizeLimitExceededError(100, 101),
+    new BatchSizeLimitExceededError(100, null),
+    new RateLimitedError(1000),
+    ...RESOURCE_KINDS.map((r) => new NotFoundError(r, 'ref')),
+    new SettlementNotCancellableError('success'),
+    new PaymentAccountMissingError(),
+    ...(['different_input', 'in_progress', 'outcome_unknown'] as const).map((r) => new IdempotencyConflictError(r)),
+    new ServiceUnavailableError(),
+    ...fromUpstream,
+    // The service's own words for a code we do not know.
+    toPaymentError(new UpstreamCallError({ code: 'UNKNOWN_ERROR', message: 'Weird thing in opa_bf', upstreamCode: 'WEIRD' }), [
+      UpstreamError,
+    ]),
+  ];
+}
+
+describe('typed errors (union members)', () => {
+  const errors = everyPaymentError();
+
+  it('cover every type implementing PaymentError in the schema', () => {
+    const implementations = schema.getPossibleTypes(schema.getType('PaymentError') as never).map((t) => t.name);
+    expect(new Set(errors.map((e) => e.constructor.name))).toEqual(new Set(implementations));
+  });
+
+  it('each says it in English and, differently, in French, naming operators, never their tokens', () => {
+    for (const e of errors) expectBothLanguages({ where: `${e.constructor.name} ${e.code}`, en: e.message, fr: e.messageFr });
+  });
+
+  it('each field error says it in both languages', () => {
+    const problems = errors.flatMap((e) => (e instanceof ValidationError ? e.fieldErrors : []));
+    expect(problems.length).toBeGreaterThan(SERVICE_FIELD_MESSAGES.length + PROVIDERS.length + WALLETS.length);
+    for (const p of problems) expectBothLanguages({ where: `FieldError ${p.path.join('.')}`, en: p.message, fr: fieldMessageFr(p) });
+  });
+
+  it('a single field problem is the French of that field, as specific as the English', () => {
+    const [opb] = everyCheckProblem().filter((e) => e.fieldErrors[0]!.message.includes(OPERATOR_NAMES.opb_bf.en));
+    expect(opb!.message).toBe(`Invalid input: Not a valid OPB Money Burkina Faso number: expected ${phoneRuleText('opb_bf').en}.`);
+    expect(opb!.messageFr).toBe(
+      'Les informations saisies ne sont pas valides : numéro OPB Money Burkina Faso invalide ; format attendu : 8 chiffres commençant par 70, 71, 72, 73, 60, 61, 62, 63, 50, 51, 52, 53, 01, 02, 03.',
+    );
+  });
+
+  it('the service’s known field sentences get their own French, not the catch-all', () => {
+    const known = SERVICE_FIELD_MESSAGES.slice(0, -1);
+    for (const message of known) expect(serviceFieldMessage(message).fr, message).not.toBe('Le service de paiement a refusé cette valeur.');
+    expect(serviceFieldMessage('This number cannot receive a transfer from the opb_bf wallet.')).toEqual({
+      en: 'This number cannot receive a transfer from the OPB Money Burkina Faso wallet.',
+      fr: 'Ce numéro ne peut pas recevoir de transfert depuis le portefeuille OPB Money Burkina Faso.',
+    });
+  });
+
+  it('names every operator in both languages, with the phone rules translated', () => {
+    for (const p of PROVIDERS) {
+      expectBothLanguages({ where: `rule of ${p}`, en: phoneRuleText(p).en, fr: phoneRuleText(p).fr });
+      expect(OPERATOR_NAMES[p].en).not.toMatch(TOKEN);
+    }
+    expect(new InsufficientFundsError('opb_bf').messageFr).toBe(
+      'Solde insuffisant sur le portefeuille OPB Money Burkina Faso pour ce montant et ses frais.',
+    );
+  });
+});
+
+// ---- the top-level catalogue -----------------------------------------------
+
+describe('top-level errors (the catalogue)', () => {
+  it('every code, in every variant, says it in both languages', () => {
+    for (const [code, entry] of Object.entries(TOP_LEVEL_ERRORS)) {
+      expect(entry.samples.length, code).toBeGreaterThan(0);
+      for (const sample of entry.samples) {
+        const { en, fr } = topLevelText(code as never, sample as never);
+        expectBothLanguages({ where: `${code} ${JSON.stringify(sample)}`, en, fr });
+        const error = topLevelError(code as never, sample as never);
+        expect(error.message).toBe(en);
+        expect(error.extensions).toMatchObject({ code, messageFr: fr });
+      }
+    }
+  });
+
+  it('every upstream code a query can fail with has its two languages', () => {
+    for (const code of ERROR_CODES) {
+      const { en, fr } = upstreamFailureText(code, isRetryableCode(code));
+      expectBothLanguages({ where: `query failure ${code}`, en, fr });
+    }
+  });
+
+  it('an error raised with a catalogue code but without French gets the catalogue’s French', () => {
+    const raised = (message: string, extensions: Record<string, unknown>) => frenchOf(new GraphQLError(message, { extensions }));
+    expect(raised('Too many requests. Try again in 3 s.', { code: 'RATE_LIMITED', retryAfterMs: 2500 })).toBe(
+      'Trop de requêtes : patientez 3 s avant de réessayer.',
+    );
+    expect(
+      raised('This operation needs more than 40 calls to the payment service.', { code: 'UPSTREAM_BUDGET_EXCEEDED', budget: 40 }),
+    ).toMatch(/plus de 40 appels/);
+    expect(raised('At most 3 subscriptions may run at once.', { code: 'TOO_MANY_SUBSCRIPTIONS' })).toBe(
+      'Au plus 3 abonnements peuvent être ouverts en même temps.',
+    );
+    expect(raised('PersistedQueryNotFound', { code: 'PERSISTED_QUERY_NOT_FOUND' })).toMatch(/opération enregistrée est inconnue/);
+    expect(raised('The token has expired', { code: 'UNAUTHENTICATED' })).toMatch(/a expiré/);
+    expect(
+      raised('This token may not use balance: it needs the payments:read scope.', { code: 'FORBIDDEN', requiredScope: 'payments:read' }),
+    ).toBe('Ce jeton ne permet pas d’utiliser balance : il lui faut la permission payments:read.');
+  });
+
+  it('every code raised anywhere in src/ is a catalogue code (so it has its French)', () => {
+    const root = fileURLToPath(new URL('../../src/', import.meta.url));
+    const raised = new Map<string, string[]>();
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+      });
+    for (const file of walk(root)) {
+      const rel = relative(root, file);
+      // The sandbox stands in for the payment service: its codes are the service's, not the gateway's.
+      if (rel.startsWith('sandbox')) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(/extensions:\s*\{\s*code:\s*'([A-Z_]+)'/g)) {
+        raised.set(m[1]!, [...(raised.get(m[1]!) ?? []), rel]);
+      }
+    }
+    const unknown = [...raised].filter(([code]) => !isTopLevelCode(code));
+    expect(unknown, `codes raised outside the catalogue: add them to src/errors/top-level.ts: ${JSON.stringify(unknown)}`).toEqual([]);
+  });
+});
+
+// ---- graphql-js's own errors -----------------------------------------------
+
+describe("graphql-js's validation and variable errors", () => {
+  const invalidDocuments = [
+    '{ balanse { currency } }',
+    '{ charge(reference: "x", extra: 1) { reference } }',
+    '{ charge { reference } }',
+    '{ balance }',
+    '{ balance { currency { x } } }',
+    'query ($unused: Int) { balance { currency } }',
+    '{ charges(first: $undeclared) { totalCount } }',
+    '{ charges(first: "ten") { totalCount } }',
+    '{ charges(filter: { dateFrom: "yesterday" }) { totalCount } }',
+    '{ charges(filter: { provider: OPZ_BF }) { totalCount } }',
+    '{ charges(filter: { nope: 1 }) { totalCount } }',
+    'query A { balance { currency } } query A { balance { currency } }',
+    '{ ...Missing }',
+    'query ($f: Int) { charges(filter: $f) { totalCount } }',
+  ];
+
+  it.each(invalidDocuments)('%s: every error has a known French sentence', (source) => {
+    const errors = validate(schema, parse(source));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const e of errors) {
+      const fr = translateGraphQLMessage(e.message);
+      expect(fr, e.message).not.toBeNull();
+      expectBothLanguages({ where: source, en: e.message, fr: fr! });
+    }
+  });
+
+  it('a document that does not parse', () => {
+    let error: GraphQLError | null = null;
+    try {
+      parse('{ balance { ');
+    } catch (e) {
+      error = e as GraphQLError;
+    }
+    expect(frenchOf(error!)).toBe('Erreur de syntaxe dans le document GraphQL.');
+  });
+
+  const query =
+    'query ($filter: ChargeFilter, $first: Int, $ref: String!) { charges(filter: $filter, first: $first) { totalCount } charge(reference: $ref) { reference } }';
+  it.each([
+    [
+      { ref: 'r', first: 'ten' },
+      'La variable « $first » a reçu une valeur invalide : Int ne peut pas représenter la valeur non entière "ten".',
+    ],
+    [
+      { ref: 'r', first: 3_000_000_000 },
+      'La variable « $first » a reçu une valeur invalide : Int ne représente que des entiers signés sur 32 bits, pas 3000000000.',
+    ],
+    [{}, 'La variable obligatoire « $ref » (type « String! ») n’a pas été fournie.'],
+    [{ ref: null }, 'La variable « $ref » (type « String! ») ne peut pas être nulle.'],
+    [
+      { ref: 'r', filter: { dateFrom: 'yesterday' } },
+      'La variable « $filter » a reçu une valeur invalide (au chemin « filter.dateFrom ») : une date s’écrit AAAA-MM-JJ, par exemple 2026-01-31.',
+    ],
+    [
+      { ref: 'r', filter: { status: 'DONE' } },
+      'La variable « $filter » a reçu une valeur invalide (au chemin « filter.status ») : la valeur « DONE » n’existe pas dans l’énumération « ChargeStatus ».',
+    ],
+    [
+      { ref: 'r', filter: { colour: 'red' } },
+      'La variable « $filter » a reçu une valeur invalide : le champ « colour » n’existe pas dans le type « ChargeFilter ».',
+    ],
+    [{ ref: 'r', filter: 3 }, 'La variable « $filter » a reçu une valeur invalide : un objet de type « ChargeFilter » est attendu.'],
+  ])('variables %j', async (variableValues, french) => {
+    const result = await graphql({ schema, source: query, variableValues });
+    expect(result.errors).toHaveLength(1);
+    const [error] = result.errors!;
+    expect(frenchOf(error!)).toBe(french);
+    expectBothLanguages({ where: JSON.stringify(variableValues), en: error!.message, fr: french });
+  });
+
+  it('a sentence no rule knows gets a general French sentence with its place, never English', () => {
+    const error = new GraphQLError('Some library says something new.', { source: undefined });
+    expect(frenchOf(error)).toBe('La requête n’a pas pu être traitée.');
+  });
+});
