@@ -38,6 +38,8 @@ const envSchema = z.object({
   PAYMENT_BASE_URL: httpUrl.optional(),
   PAYMENT_API_KEY: z.string().min(1).optional(),
   PAYMENT_TIMEOUT_MS: positiveInt.default(15_000),
+  /** How long an idempotency claim may stay pending (a call sent, its result not yet saved) before it counts as outcome unknown and a retry reconciles. */
+  IDEMPOTENCY_PENDING_TTL_MS: positiveInt.default(300_000),
   PAYMENT_PAGE_PARAM: z.string().min(1).default('page'),
   PAYMENT_PAGE_SIZE_PARAM: z.string().min(1).default('page_size'),
   /** Page size the gateway asks of the charge list. */
@@ -137,6 +139,8 @@ export interface Config {
   upstream: Omit<UpstreamConfig, 'baseUrl' | 'apiKey'> & { baseUrl: string | null; apiKey: string | null };
   webhook: { secret: string | null; scheme: SignatureScheme; path: string };
   redisUrl: string | null;
+  /** See IDEMPOTENCY_PENDING_TTL_MS. */
+  idempotencyPendingTtlMs: number;
   sandboxPort: number;
   logLevel: LogLevel;
   healthProbeMs: number;
@@ -205,6 +209,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('CLIENT_TOKEN_SECRET is required when PAYMENT_BASE_URL is set and AUTH_JWKS_URL is the only auth key');
   }
 
+  // A claim that expired while its call was still running would let a retry send the payment again.
+  if (e.IDEMPOTENCY_PENDING_TTL_MS <= e.PAYMENT_TIMEOUT_MS) {
+    throw new ConfigError('IDEMPOTENCY_PENDING_TTL_MS must be longer than PAYMENT_TIMEOUT_MS');
+  }
+
   const live = e.PAYMENT_BASE_URL !== undefined;
   return {
     port: e.PORT,
@@ -220,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     webhook: { secret: e.WEBHOOK_SECRET ?? null, scheme: e.WEBHOOK_SIGNATURE_SCHEME, path: e.WEBHOOK_PATH },
     redisUrl: e.REDIS_URL ?? null,
+    idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
     healthProbeMs: e.HEALTH_PROBE_MS,

@@ -89,7 +89,9 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs });
     cleanup.push(() => bus.close());
     const idempotency = observedIdempotencyStore(
-      redis ? redisIdempotencyStore(redis) : memoryIdempotencyStore(),
+      redis
+        ? redisIdempotencyStore(redis, { pendingTtlMs: config.idempotencyPendingTtlMs })
+        : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs }),
       observability.observeIdempotency,
     );
 

@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     expect(c.upstream).toMatchObject({ baseUrl: 'https://pay.example/', apiKey: 'sk_live_abc', timeoutMs: 5000 });
   });
 
+  it('refuses an idempotency pending time no longer than a payment call may take', () => {
+    expect(loadConfig({}).idempotencyPendingTtlMs).toBe(300_000);
+    expect(loadConfig({ PAYMENT_TIMEOUT_MS: '1000', IDEMPOTENCY_PENDING_TTL_MS: '1001' }).idempotencyPendingTtlMs).toBe(1001);
+    expect(errorOf(() => loadConfig({ PAYMENT_TIMEOUT_MS: '1000', IDEMPOTENCY_PENDING_TTL_MS: '1000' })).message).toBe(
+      'IDEMPOTENCY_PENDING_TTL_MS must be longer than PAYMENT_TIMEOUT_MS',
+    );
+  });
+
   it('treats blank values as unset', () => {
     expect(loadConfig({ PORT: '', REDIS_URL: '  ' })).toMatchObject({ port: 4000, redisUrl: null });
   });

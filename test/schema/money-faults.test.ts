@@ -4,6 +4,7 @@
 // gateway on a Redis of the test's own that is killed or restarted empty. Payments
 // are counted in the sandbox's own lists, never in what the gateway says.
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { graphql } from '../gql/index.js';
@@ -195,6 +196,25 @@ describe('an answer lost after the service processed the request', () => {
     expect(await chargesOf(a)).toHaveLength(4);
   });
 
+  it('"ext_id already exists" is an answer: the same payout under that ext_id is returned, another one is refused', async () => {
+    const a = amount();
+    const extId = `order-${randomUUID()}`;
+    const send = (amountXof: number) =>
+      stack.gql(Transfer, { input: { amount: amountXof, recipientPhone: '70000000', extId, idempotencyKey: randomUUID() } });
+    const first = (await send(a)).data!.createTransfer;
+    expect(first.__typename).toBe('CreateTransferPayload');
+    // A new key (say the first one was lost with the client's state): the service refuses the ext_id, and
+    // since the transfer under it is this very payout, that transfer is the answer.
+    const again = (await send(a)).data!.createTransfer;
+    expect(again).toEqual(first);
+    // Another payout under the same ext_id is the caller's mistake, not a success.
+    const other = (await send(a + 1)).data!.createTransfer;
+    expect(other).toMatchObject({ __typename: 'ValidationError' });
+    expect(await transfersOf(a)).toHaveLength(1);
+    expect(await transfersOf(a + 1)).toHaveLength(0);
+    nextAmount++;
+  });
+
   it('a bulk transfer retried with the same key and as many items, but different ones, is a conflict: nothing is paid', async () => {
     const amounts = [amount(), amount()];
     const key = randomUUID();
@@ -203,6 +223,33 @@ describe('an answer lost after the service processed the request', () => {
     const conflict = await kinds[2]!.send(stack, other, key);
     expect(conflict).toMatchObject({ typename: 'IdempotencyConflictError', body: { code: 'IDEMPOTENCY_CONFLICT' } });
     expect(await kinds[2]!.count([...amounts, other[1]!])).toEqual([1, 1, 0]);
+  });
+});
+
+describe('an answer that comes too late (the deadline of the gateway passes after the service processed it)', () => {
+  let proxy: FaultProxy;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(sandbox.url);
+    stack = await startStack({ sharedSandbox: sandbox, apiKey, env: { PAYMENT_BASE_URL: proxy.url, PAYMENT_TIMEOUT_MS: '300' } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await proxy?.close();
+  });
+
+  it.each(kinds)('$name: outcome unknown at the deadline, the retry with the same key returns it, 1 payment', async (kind) => {
+    const amounts = Array.from({ length: kind.size }, amount);
+    const key = randomUUID();
+    const held = proxy.inject({ ...kind.post, action: { kind: 'hold' } });
+    const first = await kind.send(stack, amounts, key);
+    expect(first).toMatchObject({ typename: 'UpstreamError', body: { outcomeUnknown: true, retryable: true } });
+    held.release();
+    expect(await kind.count(amounts)).toEqual(amounts.map(() => 1));
+    const retried = await kind.send(stack, amounts, key);
+    expect(retried.typename).not.toMatch(/Error$/);
+    expect(await kind.count(amounts)).toEqual(amounts.map(() => 1));
   });
 });
 
@@ -259,4 +306,63 @@ describe('a Redis that dies under the gateway', () => {
     );
     expect(await transfersOf(a)).toHaveLength(1);
   });
+});
+
+describe('a Redis that refuses to save the result (maxmemory, noeviction)', () => {
+  /** A claim left pending reads as outcome unknown after this long (the default is 5 minutes). */
+  const PENDING_TTL_MS = 600;
+  let redis: TestRedisServer;
+  let filler: Redis;
+  let proxy: FaultProxy;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    redis = await startRedisServer({ maxmemory: '4mb', maxmemoryPolicy: 'noeviction' });
+    filler = new Redis(redis.url);
+    proxy = await startFaultProxy(sandbox.url);
+    stack = await startStack({
+      sharedSandbox: sandbox,
+      apiKey,
+      env: {
+        PAYMENT_BASE_URL: proxy.url,
+        REDIS_URL: redis.url,
+        PAYMENT_TIMEOUT_MS: '500',
+        IDEMPOTENCY_PENDING_TTL_MS: String(PENDING_TTL_MS),
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await proxy?.close();
+    filler?.disconnect();
+    await redis?.stop();
+  });
+
+  it.each(kinds)(
+    '$name: the client gets its success, the key stays claimed, and once the claim expires a retry reconciles, 1 payment',
+    async (kind) => {
+      const amounts = Array.from({ length: kind.size }, amount);
+      const key = randomUUID();
+      const held = proxy.inject({ ...kind.post, action: { kind: 'hold' } });
+      const first = kind.send(stack, amounts, key);
+      // The call is at the service; before its answer comes back, Redis reaches its maxmemory: every write is refused.
+      await held.handled(1);
+      // (Data up to just under the limit, then the limit lowered below it: small writes then fail for sure.)
+      await filler.set('filler', 'x'.repeat(1024 * 1024));
+      await filler.config('SET', 'maxmemory', '1mb');
+      held.release();
+      const answer = await first;
+      expect(answer.typename).not.toMatch(/Error$/);
+
+      await filler.del('filler');
+      await filler.config('SET', 'maxmemory', '4mb');
+      // At once, the key is still claimed: a retry is told to wait, and nothing is sent.
+      expect(await kind.send(stack, amounts, key)).toMatchObject({ typename: 'IdempotencyConflictError' });
+      expect(await kind.count(amounts)).toEqual(amounts.map(() => 1));
+      // Once the claim has expired, the retry finds the payment at the service and returns it.
+      await waitFor(async () => (await kind.send(stack, amounts, key)).typename !== 'IdempotencyConflictError', 'the claim to expire');
+      expect((await kind.send(stack, amounts, key)).body).toEqual(answer.body);
+      expect(await kind.count(amounts)).toEqual(amounts.map(() => 1));
+    },
+  );
 });
