@@ -20,7 +20,7 @@ import type { GatewayRedis } from '../redis/connections.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { DEFAULT_EVENT_RETENTION_MS, memoryEventLog, redisEventLog, type AppendOnceResult, type EventLog } from './log.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
-import { startTailer, type LogTailer } from './tailer.js';
+import { startTailer, type LogTailer, type TailListener } from './tailer.js';
 import { memoryTransport, redisTransport, type Transport } from './transport.js';
 
 /** A resource's new state. The GraphQL schema defines the concrete resource shapes. */
@@ -144,7 +144,35 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
    * arriving during the replay wait in a buffer; ids at or before the last one delivered are skipped, so
    * nothing is missed or repeated wherever the replay and the tailer stand relative to each other.
    */
-  const logStream = (after: StreamId | null, wanted: (event: LoggedPaymentEvent) => boolean): EventStream<LoggedPaymentEvent> => {
+  // Resource watchers (one per `*Updated` subscription, thousands per replica) are found by the event's
+  // resource, not by asking each of them about every event: one routing listener on the tailer.
+  const resourceListeners = new Map<string, Set<TailListener>>();
+  let routing: (() => void) | null = null;
+  const listenToResource = (key: string, listener: TailListener): (() => void) => {
+    routing ??= tailer.listen({
+      onEvent(event) {
+        if (!event.resourceType || !event.reference) return;
+        const listeners = resourceListeners.get(resourceKey(event.resourceType, event.reference));
+        if (listeners) for (const one of [...listeners]) one.onEvent(event);
+      },
+      onGap(error) {
+        for (const listeners of [...resourceListeners.values()]) for (const one of [...listeners]) one.onGap(error);
+      },
+    });
+    let listeners = resourceListeners.get(key);
+    if (!listeners) resourceListeners.set(key, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) resourceListeners.delete(key);
+    };
+  };
+
+  const logStream = (
+    after: StreamId | null,
+    wanted: (event: LoggedPaymentEvent) => boolean,
+    listen: (listener: TailListener) => () => void = (listener) => tailer.listen(listener),
+  ): EventStream<LoggedPaymentEvent> => {
     ensureOpen();
     return new Repeater<LoggedPaymentEvent>(async (push, stop) => {
       if (closed) return stop();
@@ -167,7 +195,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
           (err: unknown) => stop(err),
         );
       };
-      const unlisten = tailer.listen({
+      const unlisten = listen({
         onEvent(event) {
           if (!replaying) return deliver(event);
           if (held.length >= maxBuffered)
@@ -224,7 +252,11 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       if (compareStreamIds(after, await eventLog.lastId()) > 0) throw new ResumeTooOldError('this id is not in the event log');
     },
     subscribeResourceEvents(type, reference) {
-      return logStream(null, (e) => e.resourceType === type && e.reference === reference);
+      return logStream(
+        null,
+        (e) => e.resourceType === type && e.reference === reference,
+        (listener) => listenToResource(resourceKey(type, reference), listener),
+      );
     },
     onLoggedEvent(listener) {
       return tailer.listen({ onEvent: listener, onGap: () => {} });
