@@ -4,8 +4,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-// GraphiQL with its assets inlined: the page works offline (the default one loads them from a CDN).
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, getArgumentValues, type ExecutionArgs } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -141,7 +139,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     // Browser safety (src/limits/origins.ts): CORS for CORS_ORIGINS only, never with credentials; no uploads.
     cors: corsOptions(origins),
     multipart: false,
-    renderGraphiQL,
+    // GraphiQL with its assets inlined, so the page works offline (yoga's default loads them from a CDN).
+    // The page is a 9 MB module: it is loaded on the first visit, not at start (live mode usually has it off).
+    renderGraphiQL: async (graphiqlOptions) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiqlOptions),
     graphiql: limits.graphiql && {
       title: 'Mobile-money payments gateway',
       subscriptionsProtocol: 'WS',

@@ -10,7 +10,6 @@
 // client's operation name; metric labels never do (a client could make up
 // any number of names), they use root field names of the schema.
 import { performance } from 'node:perf_hooks';
-import { SpanStatusCode } from '@opentelemetry/api';
 import {
   GraphQLError,
   Kind,
@@ -56,6 +55,8 @@ export interface OperationObservabilityOptions {
 }
 
 const INVALID_FIELD = '(invalid)';
+/** SpanStatusCode.ERROR: a literal, so that @opentelemetry/api is loaded only when tracing is on (it costs start time). */
+const SPAN_STATUS_ERROR = 2;
 
 export function useOperationObservability({ metrics, tracing, log }: OperationObservabilityOptions): Plugin<CallerContext> {
   // Keyed by the context object, which envelop keeps from parse to execute (it extends it in place).
@@ -132,7 +133,7 @@ export function useOperationObservability({ metrics, tracing, log }: OperationOb
       record.span.setAttribute('gateway.outcome', outcome);
       record.span.setAttribute('gateway.upstream_calls', record.upstreamCalls);
       if (record.requestId) record.span.setAttribute(REQUEST_ID_ATTRIBUTE, record.requestId);
-      if (outcome !== 'success') record.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      if (outcome !== 'success') record.span.setStatus({ code: SPAN_STATUS_ERROR, message: outcome });
       record.span.end();
     }
   };
