@@ -1,19 +1,14 @@
 // GraphiQL's tabs: one per flow of the client kit, in a real browser (Debian's
 // chromium) against a gateway in sandbox mode, as `npm start` runs it.
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { startGateway, type RunningGateway } from '../src/gateway.js';
+import type { RunningGateway } from '../src/gateway.js';
 import { FLOWS, graphiqlTabs } from '../src/graphiql-tabs.js';
-import { silentLogger } from '../src/logger.js';
-import type { Sandbox } from '../src/sandbox/index.js';
-import { startTestSandbox } from './helpers/sandbox.js';
-import { newKey } from './helpers/sandbox-api.js';
+import { hasChromium, launchChromium, startSandboxModeGateway } from './helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const operationsDir = path.resolve(fileURLToPath(new URL('../client/operations', import.meta.url)));
 /** The first operation's name: GraphiQL's title for the tab. */
 const titleOf = (query: string) => /^(?:query|mutation|subscription) (\w+)/m.exec(query)?.[1];
@@ -44,26 +39,20 @@ describe('GraphiQL tabs', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('GraphiQL tabs in Chromium', () => {
-  let sandbox: Sandbox;
+describe.skipIf(!hasChromium)('GraphiQL tabs in Chromium', () => {
+  let stack: Awaited<ReturnType<typeof startSandboxModeGateway>>;
   let gateway: RunningGateway;
   let browser: Browser;
 
   beforeAll(async () => {
     // Sandbox mode, as `npm start` runs it: no PAYMENT_BASE_URL, a development token in GraphiQL.
-    sandbox = await startTestSandbox();
-    gateway = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1' }), silentLogger, {
-      upstream: { baseUrl: sandbox.url, apiKey: newKey('graphiql-tabs') },
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    stack = await startSandboxModeGateway('graphiql-tabs');
+    gateway = stack.gateway;
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await gateway?.close();
-    await sandbox?.close();
+    await stack?.close();
   });
 
   it('shows one tab per flow and runs one with the development token', async () => {
@@ -84,6 +73,6 @@ describe.skipIf(!existsSync(CHROMIUM))('GraphiQL tabs in Chromium', () => {
     // Monaco renders spaces as non-breaking ones: compare with white space folded.
     await page.waitForFunction(() => /"queuedCount":\s*3/.test(document.body.innerText), undefined, { timeout: 15_000 });
     await page.screenshot({ path: '/tmp/graphiql-tabs.png' });
-    expect(sandbox.requests.count({ method: 'POST', path: /bulk/ })).toBe(1);
+    expect(stack.sandbox.requests.count({ method: 'POST', path: /bulk/ })).toBe(1);
   }, 60_000);
 });

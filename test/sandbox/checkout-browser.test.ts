@@ -1,16 +1,14 @@
 // One end-to-end run of the payment page in a real browser (Debian's chromium
 // driven by playwright-core). Skipped, visibly, where chromium is not installed.
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { Api, newKey } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('checkout page in a browser', () => {
+describe.skipIf(!hasChromium)('checkout page in a browser', () => {
   let sandbox: Sandbox;
   let browser: Browser;
   let shop: ReturnType<typeof createServer>;
@@ -27,10 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM))('checkout page in a browser', () => {
     });
     await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
     shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,38 +1,25 @@
 // GraphiQL in a real browser (Debian's chromium): the page must work offline
 // (every asset served by the gateway itself) and run a query against the API
 // with the development token that sandbox mode puts in its headers.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
-import { silentLogger } from '../../src/logger.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { startTestSandbox } from '../helpers/sandbox.js';
-import { newKey } from '../helpers/sandbox-api.js';
+import type { RunningGateway } from '../../src/gateway.js';
+import { hasChromium, launchChromium, startSandboxModeGateway } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('GraphiQL', () => {
-  let sandbox: Sandbox;
+describe.skipIf(!hasChromium)('GraphiQL', () => {
+  let stack: Awaited<ReturnType<typeof startSandboxModeGateway>>;
   let gateway: RunningGateway;
   let browser: Browser;
 
   beforeAll(async () => {
     // Sandbox mode, as `npm start` runs it: no PAYMENT_BASE_URL and no auth configured.
-    sandbox = await startTestSandbox();
-    gateway = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1' }), silentLogger, {
-      upstream: { baseUrl: sandbox.url, apiKey: newKey('graphiql') },
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    stack = await startSandboxModeGateway('graphiql');
+    gateway = stack.gateway;
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await gateway?.close();
-    await sandbox?.close();
+    await stack?.close();
   });
 
   it('loads with no request leaving the gateway and runs the default query', async () => {
