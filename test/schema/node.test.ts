@@ -187,10 +187,6 @@ describe('nodes(ids)', () => {
     expect(res.errors).toBeUndefined();
     expect(res.data!.nodes.map((n) => n?.__typename ?? null)).toEqual([null, null, 'Charge']);
     expect(res.raw).not.toMatch(/implemented|Abstract type|resolveType|isTypeOf/);
-    for (const e of res.errors ?? []) {
-      expect(e.extensions?.code, JSON.stringify(e)).toEqual(expect.any(String));
-      expect(e.message).not.toMatch(/implemented|Abstract type|resolveType|isTypeOf/);
-    }
   });
 
   it('fetches each distinct reference once', async () => {
