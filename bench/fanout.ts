@@ -31,7 +31,12 @@ const WEBHOOK_PATH = '/webhooks/payment';
 const epochNow = () => performance.timeOrigin + performance.now();
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-async function startSubscribers(stack: BenchStack, total: number, mode: 'events' | 'charges' | 'idle', prefix = ''): Promise<Child[]> {
+async function startSubscribers(
+  stack: Pick<BenchStack, 'graphqlUrl' | 'token'>,
+  total: number,
+  mode: 'events' | 'charges' | 'idle',
+  prefix = '',
+): Promise<Child[]> {
   const children: Child[] = [];
   for (let offset = 0; offset < total; offset += PER_PROCESS) {
     const spec = { url: stack.graphqlUrl, token: stack.token, connections: Math.min(PER_PROCESS, total - offset), mode, prefix, offset };
@@ -79,6 +84,37 @@ function row(label: string, value: string, goal: string, met: boolean) {
   console.log(`${label.padEnd(58)} ${value.padEnd(30)} ${goal.padEnd(22)} ${met ? 'met' : 'NOT MET'}`);
 }
 
+interface Fanout {
+  p50: number;
+  p99: number;
+}
+
+/** Subscribes SUBSCRIBERS connections to paymentEvents on `target`, then sends WEBHOOKS events one at a time with `send`. */
+async function fanout(target: Pick<BenchStack, 'graphqlUrl' | 'token'>, send: (marker: string) => Promise<void>): Promise<Fanout> {
+  const subscribers = await startSubscribers(target, SUBSCRIBERS, 'events');
+  try {
+    // Subscriptions are registered some time after connection_ack: warm up until one event reaches all.
+    for (let i = 0; ; i++) {
+      const marker = `warm_${i}`;
+      await send(marker);
+      if ((await arrivals(subscribers, marker, SUBSCRIBERS, 2000)).length >= SUBSCRIBERS) break;
+    }
+    const latencies: number[] = [];
+    for (let i = 0; i < WEBHOOKS; i++) {
+      const marker = `fan_${i}_${randomBytes(3).toString('hex')}`;
+      const sent = epochNow();
+      await send(marker);
+      const times = await arrivals(subscribers, marker, SUBSCRIBERS);
+      if (times.length < SUBSCRIBERS) console.log(`warning: event ${i} reached ${times.length} of ${SUBSCRIBERS}`);
+      latencies.push(...times.map((t) => t - sent));
+    }
+    latencies.sort((a, b) => a - b);
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  } finally {
+    await Promise.all(subscribers.map((c) => c.stop()));
+  }
+}
+
 async function main() {
   console.log(
     `${SUBSCRIBERS} paymentEvents subscribers x ${WEBHOOKS} webhooks; ${WATCHERS} charge watchers at ${WEBHOOK_RATE} webhooks/s for ${RATE_SECONDS} s; ${IDLE} idle connections`,
@@ -98,37 +134,34 @@ async function main() {
       row(`memory per idle authenticated connection (${IDLE})`, `${perConnectionKb.toFixed(1)} KB`, '<= 10 KB', perConnectionKb <= 10),
     );
 
-    // 1. One webhook at a time to every paymentEvents subscriber.
-    const subscribers = await startSubscribers(stack, SUBSCRIBERS, 'events');
+    // 1. One webhook at a time to every paymentEvents subscriber, and the same through the bare broadcast baseline.
+    const gatewayFanout = await fanout(stack, (marker) => postWebhook(webhookUrl, 'charge.success', { reference: marker, id: marker }));
+    const baseline = await startChild(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'bench/lib/broadcast-baseline.ts')], {
+      label: 'broadcast baseline',
+      ready: /BASELINE READY (\S+)/,
+    });
+    let baselineFanout: Fanout;
     try {
-      // Subscriptions are registered some time after connection_ack: warm up until one event reaches all.
-      for (let i = 0; ; i++) {
-        const marker = `warm_${i}`;
-        await postWebhook(webhookUrl, 'charge.success', { reference: marker, id: marker });
-        if ((await arrivals(subscribers, marker, SUBSCRIBERS, 2000)).length >= SUBSCRIBERS) break;
-      }
-      const latencies: number[] = [];
-      for (let i = 0; i < WEBHOOKS; i++) {
-        const marker = `fan_${i}_${randomBytes(3).toString('hex')}`;
-        const sent = epochNow();
-        await postWebhook(webhookUrl, 'charge.success', { reference: marker, id: marker });
-        const times = await arrivals(subscribers, marker, SUBSCRIBERS);
-        if (times.length < SUBSCRIBERS) console.log(`warning: webhook ${i} reached ${times.length} of ${SUBSCRIBERS}`);
-        latencies.push(...times.map((t) => t - sent));
-      }
-      latencies.sort((a, b) => a - b);
-      const p99 = percentile(latencies, 99);
-      results.push(() =>
-        row(
-          `1 webhook -> ${SUBSCRIBERS} paymentEvents, p99`,
-          `${p99.toFixed(1)} ms (p50 ${percentile(latencies, 50).toFixed(1)})`,
-          '<= 50 ms',
-          p99 <= 50,
-        ),
-      );
+      const broadcastUrl = baseline.ready[1]!.replace(/\/graphql$/, '/broadcast');
+      baselineFanout = await fanout({ graphqlUrl: baseline.ready[1]!, token: 'none' }, async (marker) => {
+        await (await request(`${broadcastUrl}?marker=${marker}`, { method: 'POST' })).body.text();
+      });
     } finally {
-      await Promise.all(subscribers.map((c) => c.stop()));
+      await baseline.stop();
     }
+    results.push(() =>
+      row(
+        `1 webhook -> ${SUBSCRIBERS} paymentEvents, p99`,
+        `${gatewayFanout.p99.toFixed(1)} ms (p50 ${gatewayFanout.p50.toFixed(1)})`,
+        '<= 50 ms',
+        gatewayFanout.p99 <= 50,
+      ),
+    );
+    results.push(() =>
+      console.log(
+        `${'  baseline: bare graphql-ws broadcast, same subscribers'.padEnd(58)} ${`${baselineFanout.p99.toFixed(1)} ms (p50 ${baselineFanout.p50.toFixed(1)})`.padEnd(30)} ${`gateway adds ${(gatewayFanout.p99 - baselineFanout.p99).toFixed(1)} ms at p99`}`,
+      ),
+    );
 
     // 2. Each connection watches its own charge; webhooks move them to a final state at a steady rate.
     const prefix = `ch_watch_${randomBytes(3).toString('hex')}_`;

@@ -5,7 +5,6 @@
 // subscriptions never finish on their own: shutdown ends them, so that graphql-ws
 // sends each one `complete` and an SSE stream ends cleanly, before sockets close.
 import type { ServerResponse } from 'node:http';
-import { Repeater } from '@repeaterjs/repeater';
 import type { Plugin } from 'graphql-yoga';
 
 export interface Drain {
@@ -22,7 +21,6 @@ export interface Drain {
 export function createDrain(): Drain {
   let inFlight = 0;
   let draining = false;
-  const shutdown = new AbortController();
   const idleWaiters = new Set<() => void>();
 
   const begin = () => inFlight++;
@@ -31,19 +29,11 @@ export function createDrain(): Drain {
     if (inFlight === 0) for (const wake of idleWaiters) wake();
   };
 
-  const endOnShutdown = <T>(source: AsyncIterable<T>): Repeater<T> =>
-    new Repeater<T>(async (push, stop) => {
-      const iterator = source[Symbol.asyncIterator]();
-      const onShutdown = () => stop();
-      if (shutdown.signal.aborted) onShutdown();
-      else shutdown.signal.addEventListener('abort', onShutdown, { once: true });
-      void stop.then(() => {
-        shutdown.signal.removeEventListener('abort', onShutdown);
-        return iterator.return?.();
-      });
-      for (let step = await iterator.next(); !step.done; step = await iterator.next()) await push(step.value);
-      stop();
-    });
+  // The streams of live subscriptions, ended at shutdown by return(): the sources (repeaters) then settle
+  // the pending next() with done, so graphql-ws sends `complete` and an SSE stream ends. No wrapper per
+  // stream: this sits on the path of every event to every subscriber.
+  const liveStreams = new Set<AsyncIterator<unknown>>();
+  const endStream = (stream: AsyncIterator<unknown>) => void stream.return?.()?.catch(() => undefined);
 
   const plugin: Plugin = {
     onExecute() {
@@ -52,8 +42,12 @@ export function createDrain(): Drain {
     },
     onSubscribe() {
       return {
-        onSubscribeResult({ result, setResult }) {
-          if (Symbol.asyncIterator in result) setResult(endOnShutdown(result));
+        onSubscribeResult({ result }) {
+          if (!(Symbol.asyncIterator in result)) return undefined;
+          const stream = result as AsyncIterator<unknown>;
+          if (draining) return void endStream(stream);
+          liveStreams.add(stream);
+          return { onEnd: () => void liveStreams.delete(stream) };
         },
       };
     },
@@ -70,7 +64,8 @@ export function createDrain(): Drain {
     plugin,
     async drain(deadlineMs) {
       draining = true;
-      shutdown.abort();
+      for (const stream of [...liveStreams]) endStream(stream);
+      liveStreams.clear();
       if (inFlight === 0) return true;
       let wake!: () => void;
       const idle = new Promise<boolean>((resolve) => (wake = () => resolve(true)));

@@ -44,8 +44,10 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logg
       ? { write: () => {} }
       : write
         ? { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) }
-        : // Synchronous, so the last lines before process.exit() are not lost.
-          pino.destination({ dest: 2, sync: true });
+        : // Asynchronous: lines written while a write is in flight go out together, instead of a
+          // blocking write per line on the request path. pino flushes what is pending synchronously
+          // when the process exits, so the last lines before process.exit() are not lost.
+          pino.destination({ dest: 2, sync: false });
 
   const root = pino(
     {

@@ -13,7 +13,7 @@ import { useClientSafeErrors } from './error-masking.js';
 import { maskUnexpected, maskedError, withRequestId } from './traceable-errors.js';
 import { topLevelError, topLevelErrorBody } from './errors/top-level.js';
 import { callerFromHttp, clientIpOf, principalFrom, requestIdFrom, useAuthentication } from './caller.js';
-import type { Principal } from './auth/index.js';
+import { grantKey, type Principal } from './auth/index.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './schema/audit.js';
 import type { HealthProbe } from './health.js';
 import type { LimitsConfig } from './config.js';
@@ -31,6 +31,7 @@ import {
 } from './limits/index.js';
 import type { ReadinessProbe } from './readiness.js';
 import { createDrain } from './drain.js';
+import { useSharedEventExecution } from './shared-execution.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 import type { Observability } from './observability/index.js';
@@ -139,6 +140,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     // Browser safety (src/limits/origins.ts): CORS for CORS_ORIGINS only, never with credentials; no uploads.
     cors: corsOptions(origins),
     multipart: false,
+    // admitBody (src/limits/body-size.ts) has already read and bounded every body before yoga sees it;
+    // yoga's own limit would pipe it again through a stream per request (a measurable share of each request).
+    maxRequestBodySize: false,
     // GraphiQL with its assets inlined, so the page works offline (yoga's default loads them from a CDN).
     // The page is a 9 MB module: it is loaded on the first visit, not at start (live mode usually has it off).
     renderGraphiQL: async (graphiqlOptions) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiqlOptions),
@@ -178,6 +182,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       drain.plugin,
       ...limitsPlugins,
       useAuthentication(auditAnonymousMoneyMoves),
+      // Last: every plugin above still sees each subscriber's subscription; only event execution is shared.
+      useSharedEventExecution((context) => {
+        const principal = (context as Partial<GatewayContext>).principal;
+        return principal ? grantKey(principal) : null;
+      }),
       ...(options.trustedDocuments ? useTrustedDocuments(options.trustedDocuments) : []),
     ],
   });

@@ -4,6 +4,7 @@ export { bearerFrom } from './bearer.js';
 export { withGeneratedSecrets, deriveClientTokenSecret, type CompletedAuth } from './keys.js';
 export {
   clientSubject,
+  grantKey,
   hasScope,
   type ClientPrincipal,
   type ClientResource,

@@ -34,3 +34,13 @@ export function clientSubject(resource: ClientResource): string {
 export function hasScope(principal: Principal, scope: Scope): boolean {
   return principal.kind === 'staff' && principal.scopes.has(scope);
 }
+
+/**
+ * What a principal may see, without who it is: two principals with the same grant get the same answer to the
+ * same operation (the subject and the expiry only say who asked and until when).
+ */
+export function grantKey(principal: Principal): string {
+  return principal.kind === 'staff'
+    ? `staff:${[...principal.scopes].sort().join(',')}`
+    : `client:${principal.resource.kind}:${principal.resource.reference}`;
+}

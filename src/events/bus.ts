@@ -46,7 +46,7 @@ export interface EventBus {
    * Every event appended after `after` (a log id; without it: from now on), in log order, each once: first
    * those already in the log, then live ones as this replica reads them. Check `after` with checkResumable first.
    */
-  subscribePaymentEvents(options?: { after?: StreamId | null }): EventStream<LoggedPaymentEvent>;
+  subscribePaymentEvents(options?: { after?: StreamId | null; kinds?: ReadonlySet<string> | null }): EventStream<LoggedPaymentEvent>;
   /** Rejects with ResumeTooOldError when events after `after` may be gone from the log (trimmed, or lost with Redis). */
   checkResumable(after: StreamId): Promise<void>;
   /** Live events about one resource (not counted as paymentEvents subscriptions). */
@@ -240,7 +240,8 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       return eventLog.appendOnce(event, redis ? redis.key('webhook-delivery', event.id) : event.id, ttlMs);
     },
     subscribePaymentEvents(options = {}) {
-      return logStream(options.after ?? null, () => true);
+      const kinds = options.kinds;
+      return logStream(options.after ?? null, kinds ? (event) => kinds.has(event.kind) : () => true);
     },
     async checkResumable(after) {
       const trimmed = await eventLog.trimmedThrough();

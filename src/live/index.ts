@@ -10,6 +10,7 @@
 //   pub/sub message (a Redis blip, a replica that died after appending) costs
 //   a fetch, never a missed update. Subscribers only ever see forward changes.
 import { Repeater } from '@repeaterjs/repeater';
+import { mapAsyncIterator } from '@whatwg-node/promise-helpers';
 import type { EventBus, EventStream, ResourceChange } from '../events/bus.js';
 import type { EventLog } from '../events/log.js';
 import type { Logger } from '../logger.js';
@@ -176,25 +177,16 @@ export function createLiveUpdates({ bus, upstream, log, polling, refreshGraceMs 
     async paymentEvents(kinds, after = null) {
       if (after) await bus.checkResumable(after);
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
-      return new Repeater<LoggedPaymentEvent | SubscriptionInterruption>(async (push, stop) => {
-        let stopped = false;
-        const events = bus.subscribePaymentEvents({ after });
-        void stop.then(() => {
-          stopped = true;
-          void events.return();
-        });
-        try {
-          for await (const event of events) {
-            if (!wanted || wanted.has(event.kind)) await push(event);
-          }
-        } catch (err) {
-          if (!stopped) {
-            log.warn('paymentEvents subscription interrupted', { error: err });
-            await push(new SubscriptionInterruption((err as Error)?.message ?? String(err)));
-          }
-        }
-        stop();
-      });
+      // The bus's stream as it is (one layer per subscriber: this runs once per subscriber per event);
+      // a failure of the stream becomes its last value, an interruption the client can resume after.
+      return mapAsyncIterator(
+        bus.subscribePaymentEvents({ after, kinds: wanted }),
+        (event: LoggedPaymentEvent): LoggedPaymentEvent | SubscriptionInterruption => event,
+        (err: unknown) => {
+          log.warn('paymentEvents subscription interrupted', { error: err });
+          return new SubscriptionInterruption((err as Error)?.message ?? String(err));
+        },
+      ) as AsyncIterableIterator<LoggedPaymentEvent | SubscriptionInterruption>;
     },
 
     resourceForEvent(event) {

@@ -41,13 +41,31 @@ export function createLoaders(upstream: UpstreamClient): ResourceLoaders {
     const fetched = new Map((await fetchEach(rest, (ref) => upstream.fetchCharge(ref))).map((result, i) => [rest[i]!, result] as const));
     return references.map((ref) => listed.get(ref) ?? fetched.get(ref)!);
   };
+  // Made on first use: most operations read one kind of resource, and a context is built per request.
+  const checkout = once(() => byReference<Checkout>((refs) => fetchEach(refs, (ref) => upstream.fetchCheckout(ref))));
+  const charge = once(() => byReference<Charge>(fetchCharges));
+  const transfer = once(() => byReference<Transfer>((refs) => fetchEach(refs, (ref) => upstream.fetchTransfer(ref))));
+  const settlement = once(() => byReference<Settlement>((refs) => fetchEach(refs, (ref) => upstream.fetchSettlement(ref))));
   return {
-    checkout: byReference((refs) => fetchEach(refs, (ref) => upstream.fetchCheckout(ref))),
-    charge: byReference(fetchCharges),
-    transfer: byReference((refs) => fetchEach(refs, (ref) => upstream.fetchTransfer(ref))),
-    settlement: byReference((refs) => fetchEach(refs, (ref) => upstream.fetchSettlement(ref))),
+    get checkout() {
+      return checkout();
+    },
+    get charge() {
+      return charge();
+    },
+    get transfer() {
+      return transfer();
+    },
+    get settlement() {
+      return settlement();
+    },
     hintChargeWindow: (reference, window) => void chargeWindows.set(reference, window),
   };
+}
+
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
 }
 
 function byReference<T>(fetchBatch: (references: readonly string[]) => Promise<Array<T | null | Error>>): DataLoader<string, T | null> {

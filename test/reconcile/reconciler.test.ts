@@ -138,7 +138,10 @@ describe('two replicas on Redis', () => {
     const [a, b] = stacks as [TestStack, TestStack];
     // No webhook target at all: only reconciliation can tell.
     const reference = await createPayOfflineCharge(a);
+    const busOfB = probeBus(b.gateway.bus);
     const onB = subscribe(staffClient(b), ResumableEvents, { kinds: ['charge.success'] });
+    // A subscription without `after` starts from the log's end when it attaches: attached before the clock moves.
+    await waitFor(() => busOfB.paymentEventsAttached() === 1, 'the subscription on B to attach');
     await waitFor(async () => (await redis.zcard(`${namespace}:reconcile:due`)) === 1, 'the charge to be watched');
     await clock.advance(PAY_OFFLINE_MS);
     const gets = getsOf(a.sandbox, 'charge', reference);

@@ -4,6 +4,7 @@
 // live subscription is completed before its socket closes with 1001, and a new
 // connection is refused as soon as shutdown begins.
 import { randomUUID } from 'node:crypto';
+import { print } from 'graphql';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
@@ -78,6 +79,14 @@ describe('graceful shutdown', () => {
       });
     });
     void events.ended.then(() => order.push('subscription complete'));
+    // The same subscription over SSE: its stream ends too (yoga's `complete` event, then the end of the body).
+    const sse = await fetch(`${replicaA.gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${replicaA.staffToken}` },
+      body: JSON.stringify({ query: print(PaymentEvents) }),
+    });
+    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const sseBody = sse.text();
 
     // All eight are at the service, which holds them until the clock moves.
     await waitFor(() => clock.pendingTimers() >= timersBefore + CHARGES + TRANSFERS, 'eight payments held at the service');
@@ -86,6 +95,7 @@ describe('graceful shutdown', () => {
 
     // Shutdown has begun: the subscription is completed, new connections are refused, and the gateway waits.
     await expect(events.ended).resolves.toEqual({ kind: 'complete' });
+    expect(await sseBody).toMatch(/event: complete/);
     await expect(request(`${replicaA.gateway.url}/health/live`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(order).not.toContain('closed');
     expect(ws.closes).toEqual([]);
