@@ -2,7 +2,9 @@
 // results out to many graphql-ws connections held by other processes.
 // 1. One webhook at a time to N paymentEvents subscribers: per delivery, the time from
 //    posting the webhook to its arrival; the figure is p99 over every delivery (so
-//    "until the last one has it", taken over many webhooks).
+//    "until the last one has it", taken over many webhooks). The same subscriber processes are
+//    then measured against a bare graphql-ws broadcast (bench/lib/broadcast-baseline.ts): the
+//    floor of this harness, printed beside the gateway's figure.
 // 2. M connections, each watching its own charge, while webhooks arrive at a steady
 //    rate, each moving one charge to a final state: p99 from webhook to arrival.
 // 3. Resident memory of the gateway per idle authenticated connection.
