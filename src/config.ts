@@ -55,6 +55,8 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
   SANDBOX_PORT: port.default(4010),
+  /** On SIGTERM, how long /health/ready answers 503 while the gateway still serves, before it drains (0: at once). */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often /health/ready checks the payment service and Redis (and how stale its answer may be). */
   HEALTH_PROBE_MS: positiveInt.default(5_000),
@@ -142,6 +144,8 @@ export interface Config {
   /** See IDEMPOTENCY_PENDING_TTL_MS. */
   idempotencyPendingTtlMs: number;
   sandboxPort: number;
+  /** See SHUTDOWN_GRACE_MS. */
+  shutdownGraceMs: number;
   logLevel: LogLevel;
   healthProbeMs: number;
   subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number; maxFrameBytes: number };
@@ -231,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
     sandboxPort: e.SANDBOX_PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
     healthProbeMs: e.HEALTH_PROBE_MS,
     events: {

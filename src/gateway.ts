@@ -39,7 +39,8 @@ export interface RunningGateway {
   readiness: ReadinessProbe;
   /** Sandbox mode: a token with every scope, valid 12 hours, for GraphiQL and scripts. */
   developmentToken: MintedToken | null;
-  close(): Promise<void>;
+  /** Stops everything; graceMs (SHUTDOWN_GRACE_MS in `npm start`, default 0): readiness 503 while still serving, first. */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface StartGatewayOptions {
@@ -62,8 +63,10 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
   const cleanup: Array<() => Promise<unknown>> = [];
   // Idempotent: a second close() (signal during shutdown, test teardown) waits for the first.
   let closing: Promise<void> | null = null;
-  const closeAll = () =>
+  let graceMs = 0;
+  const closeAll = (options: { graceMs?: number } = {}) =>
     (closing ??= (async () => {
+      graceMs = options.graceMs ?? 0;
       for (const step of [...cleanup].reverse()) await step().catch((err: unknown) => log.warn('shutdown step failed', { error: err }));
     })());
 
@@ -184,7 +187,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       observability,
     });
     const url = await server.listen(config.port, config.host);
-    cleanup.push(() => server.close());
+    cleanup.push(() => server.close({ graceMs }));
 
     const webhookUrl = webhook ? `${url}${webhook.path}` : null;
     return {

@@ -70,9 +70,9 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info('stopping', { signal });
+    log.info('stopping', { signal, graceMs: config.shutdownGraceMs });
     gateway
-      .close()
+      .close({ graceMs: config.shutdownGraceMs })
       .then(() => embedded?.sandbox.close())
       .then(
         () => process.exit(0),

@@ -2,7 +2,7 @@
 // (graphql-ws, same path, through yoga's envelop so both transports share
 // plugins, context and validation), the webhook receiver, and /health.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, getArgumentValues, type ExecutionArgs } from 'graphql';
 import { WebSocketServer } from 'ws';
@@ -63,7 +63,10 @@ export interface GatewayServer {
   server: Server;
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>;
   listen(port: number, host: string): Promise<string>;
-  close(): Promise<void>;
+  /** Readiness 503 for graceMs while serving, then the drain (src/drain.ts); graceMs defaults to 0. */
+  close(options?: { graceMs?: number }): Promise<void>;
+  /** True from the moment shutdown begins (readiness 503, the readiness gauge). */
+  readonly leaving: boolean;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -201,6 +204,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       return;
     }
     drain.trackResponse(res);
+    // Leaving: no connection is kept alive past its response, so none is idle (and closed under a
+    // request the client is just sending) when the listener closes at the end of the grace period.
+    if (drain.phase === 'leaving') res.setHeader('connection', 'close');
     const path = (req.url ?? '/').split('?')[0];
     if (options.webhook && path === options.webhook.path) {
       options.webhook.handle(req, res).catch((err: unknown) => {
@@ -214,7 +220,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       return;
     }
     if (path === '/health/ready' && req.method === 'GET') {
-      const report = options.readiness.current();
+      // Leaving (SIGTERM, the grace period): not ready, so the balancer stops routing here while we still serve.
+      const leaving = drain.phase !== 'serving';
+      const report = leaving ? { ...options.readiness.current(), ready: false, draining: true } : options.readiness.current();
       res
         .writeHead(report.ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
         .end(JSON.stringify(report));
@@ -265,13 +273,21 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   // burst would pass the check together), and it calls onError for an operation refused here and
   // onError then onComplete for one that fails while running: releasing by id frees a slot once,
   // and only a slot that was taken.
-  const operationsBySocket = new WeakMap<object, Set<string>>();
+  // Each id maps to its hold on the drain: shutdown waits until graphql-ws has sent the operation's
+  // last message (a result, an error or `complete`), so no socket closes before it.
+  const operationsBySocket = new WeakMap<object, Map<string, () => void>>();
   const operationsOf = (socket: object) => {
     let ids = operationsBySocket.get(socket);
-    if (!ids) operationsBySocket.set(socket, (ids = new Set()));
+    if (!ids) operationsBySocket.set(socket, (ids = new Map()));
     return ids;
   };
-  const release = (socket: object, id: string) => operationsBySocket.get(socket)?.delete(id);
+  const release = (socket: object, id: string) => {
+    const operations = operationsBySocket.get(socket);
+    const done = operations?.get(id);
+    if (!done) return;
+    operations!.delete(id);
+    done();
+  };
 
   // The principal each socket authenticated with in connection_init.
   const principalsBySocket = new WeakMap<object, Principal>();
@@ -290,7 +306,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         const principal = await principalFrom(services.tokens, authorization).catch(() => null);
         if (!principal) return false;
         principalsBySocket.set(ctx.extra.socket, principal);
-        operationsBySocket.set(ctx.extra.socket, new Set());
+        operationsBySocket.set(ctx.extra.socket, new Map());
         closeWhenExpired(ctx.extra.socket, principal.expiresAt);
         return true;
       },
@@ -301,7 +317,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         if (operations.size >= maxSubscriptions) {
           return [topLevelError('TOO_MANY_SUBSCRIPTIONS', { max: maxSubscriptions, over: 'connection' })];
         }
-        operations.add(id);
+        operations.set(id, drain.trackOperation());
         try {
           const {
             schema: envelopedSchema,
@@ -326,10 +342,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
             rootValue: { execute, subscribe },
           };
           const errors = validate(args.schema, args.document);
-          if (errors.length) operations.delete(id);
+          if (errors.length) release(ctx.extra.socket, id);
           return errors.length ? errors : args;
         } catch (err) {
-          operations.delete(id);
+          release(ctx.extra.socket, id);
           // A query that does not parse is this operation's error; thrown, graphql-ws would close the
           // socket (4500) and end every other operation on it.
           if (err instanceof GraphQLError) return [err];
@@ -359,12 +375,24 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`);
         });
       }),
-    // Stop accepting, end subscriptions (graphql-ws sends `complete`), let every operation in flight
-    // finish and record its result, then close the WebSockets (1001) and what is left.
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    get leaving() {
+      return drain.phase !== 'serving';
+    },
+    // Readiness 503 and still serving for the grace period; then stop accepting, end subscriptions, let
+    // every operation in flight finish and record its result and every subscription get its `complete`,
+    // then close the WebSockets (1001) and what is left.
+    close: async ({ graceMs = 0 } = {}) => {
+      drain.leave();
+      if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
+      // net's close, not http's: http's also destroys the connections that are idle at that instant, and
+      // one just accepted whose request is still on the wire would be reset. Those get their answer
+      // (503 shutting_down, or their result); closeAllConnections() below ends what is left.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       const drained = await drain.drain(options.drainTimeoutMs ?? 20_000);
       if (!drained) services.log.warn('shutdown deadline reached with operations still in flight');
+      // graphql-ws writes an operation's last frame right after its onComplete/onError (which released it
+      // above): one turn of the event loop and every `complete` is queued ahead of the close frames.
+      await new Promise((resolve) => setImmediate(resolve));
       await wsDisposer.dispose();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       server.closeAllConnections();
