@@ -31,6 +31,7 @@ const config = loadConfig({
   HEALTH_PROBE_MS: '3600000',
   // The rate limiter still counts every request; it just never trips during the run.
   RATE_LIMIT_PER_MINUTE: '1000000000',
+  RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
 });
 const on = await startGateway(config, silentLogger);
 const off = await startGateway(config, silentLogger, { withoutLimits: true });

@@ -9,16 +9,13 @@ import { Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AuthError, type Principal, type TokenVerifier } from './auth/index.js';
 import type { Caller, GatewayContext } from './schema/context.js';
+import type { ClientAddressing } from './client-address.js';
 import { unauthenticated } from './schema/access.js';
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 export function requestIdFrom(header: string | null | undefined): string {
   return header && REQUEST_ID.test(header) ? header : randomUUID();
-}
-
-export function clientIpOf(req: IncomingMessage | undefined): string | null {
-  return req?.socket.remoteAddress ?? null;
 }
 
 /** The principal of an `Authorization` header value; null when there is none; a 401 error when it is not valid. */
@@ -32,11 +29,16 @@ export async function principalFrom(tokens: TokenVerifier, authorization: string
   }
 }
 
-/** The caller of an HTTP or SSE request. */
-export async function callerFromHttp(tokens: TokenVerifier, request: Request, req: IncomingMessage | undefined): Promise<Caller> {
+/** The caller of an HTTP or SSE request; its address through the trusted proxies (src/client-address.ts). */
+export async function callerFromHttp(
+  tokens: TokenVerifier,
+  request: Request,
+  req: IncomingMessage | undefined,
+  addressing: ClientAddressing,
+): Promise<Caller> {
   return {
     principal: await principalFrom(tokens, request.headers.get('authorization')),
-    clientIp: clientIpOf(req),
+    clientIp: addressing.ipOf(req),
     requestId: requestIdFrom(request.headers.get('x-request-id')),
   };
 }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { parseDurationSeconds } from './auth/duration.js';
 import { deriveClientTokenSecret, MIN_SECRET_BYTES } from './auth/keys.js';
+import { compileTrust, type TrustProxySetting } from './client-address.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -84,8 +85,16 @@ const envSchema = z.object({
   MAX_DIRECTIVES: positiveInt.default(50),
   MAX_COST: positiveInt.default(5_000),
   MAX_UPSTREAM_CALLS_PER_OPERATION: positiveInt.default(50),
+  // Per client address (client tokens, anonymous callers): one customer's budget.
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   RATE_LIMIT_MONEY_PER_MINUTE: positiveInt.default(30),
+  // Per staff or server token subject: a merchant's back office or checkout server acts for every customer.
+  RATE_LIMIT_STAFF_PER_MINUTE: positiveInt.default(6_000),
+  RATE_LIMIT_STAFF_MONEY_PER_MINUTE: positiveInt.default(1_200),
+  /** Proxies whose X-Forwarded-For / Forwarded entries are believed: a hop count, or addresses and CIDRs; unset: none. */
+  TRUST_PROXY: z.string().optional(),
+  /** The header the trusted proxies write: x-forwarded-for (with X-Forwarded-Proto) or forwarded (RFC 7239). */
+  TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
   /** Comma-separated origins allowed by CORS and on the WebSocket upgrade; `http://host:*` allows any port. */
   CORS_ORIGINS: z.string().optional(),
   /** Default: on in sandbox mode, off in live mode. */
@@ -154,6 +163,8 @@ export interface Config {
   trustedDocuments: { mode: TrustedDocumentsMode; extraManifests: string[] };
   limits: LimitsConfig;
   observability: ObservabilityConfig;
+  /** TRUST_PROXY and TRUST_PROXY_HEADER (src/client-address.ts); null: trust no proxy. */
+  trustProxy: TrustProxySetting;
 }
 
 /** /metrics and tracing (src/observability/). */
@@ -173,8 +184,12 @@ export interface LimitsConfig {
   wsMaxConnectionsPerIp: number;
   armor: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number; fieldSuggestions: boolean };
   maxUpstreamCallsPerOperation: number;
+  /** Per client address (client tokens, anonymous callers). */
   rateLimitPerMinute: number;
   rateLimitMoneyPerMinute: number;
+  /** Per staff or server token subject. */
+  rateLimitStaffPerMinute: number;
+  rateLimitStaffMoneyPerMinute: number;
   /** Exact origins, or `scheme://host:*` patterns. */
   corsOrigins: string[];
   graphiql: boolean;
@@ -219,7 +234,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const live = e.PAYMENT_BASE_URL !== undefined;
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY, e.TRUST_PROXY_HEADER);
   return {
+    trustProxy,
     port: e.PORT,
     host: e.HOST,
     mode: live ? 'live' : 'sandbox',
@@ -285,11 +302,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxUpstreamCallsPerOperation: e.MAX_UPSTREAM_CALLS_PER_OPERATION,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       rateLimitMoneyPerMinute: e.RATE_LIMIT_MONEY_PER_MINUTE,
+      rateLimitStaffPerMinute: e.RATE_LIMIT_STAFF_PER_MINUTE,
+      rateLimitStaffMoneyPerMinute: e.RATE_LIMIT_STAFF_MONEY_PER_MINUTE,
       corsOrigins: e.CORS_ORIGINS !== undefined ? parseOrigins(e.CORS_ORIGINS) : live ? [] : SANDBOX_CORS_ORIGINS,
       graphiql: e.GRAPHIQL ?? !live,
       introspection: e.INTROSPECTION ?? !live,
     },
   };
+}
+
+function parseTrustProxy(value: string | undefined, header: 'x-forwarded-for' | 'forwarded'): TrustProxySetting {
+  if (value === undefined || value === 'false' || value === '0') return null;
+  if (/^\d+$/.test(value)) return { hops: Number(value), header };
+  if (value === 'true' || value === '*') {
+    // Trusting every hop lets any client write the address it is counted under.
+    throw new ConfigError(
+      `TRUST_PROXY is invalid: give the number of proxies in front of the gateway or their addresses (got ${JSON.stringify(value)})`,
+    );
+  }
+  const addresses = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  const setting = { addresses, header };
+  try {
+    compileTrust(setting);
+  } catch {
+    throw new ConfigError(
+      `TRUST_PROXY is invalid: expected a hop count or addresses/CIDRs such as 10.0.0.0/8,loopback (got ${JSON.stringify(value)})`,
+    );
+  }
+  return setting;
 }
 
 const ORIGIN = /^https?:\/\/[^/\s:]+(:(\d+|\*))?$/;

@@ -24,6 +24,7 @@ import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { createWebhookHandler } from './webhooks/receiver.js';
 import { loadTrustedDocuments } from './trusted-documents.js';
+import { clientAddressing } from './client-address.js';
 
 export interface RunningGateway {
   url: string;
@@ -182,6 +183,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       // A payment call in flight ends within its own deadline; the margin covers recording its result.
       drainTimeoutMs: config.upstream.timeoutMs + SHUTDOWN_MARGIN_MS,
       webhook,
+      clientAddressing: clientAddressing(config.trustProxy),
       health: createHealthProbe(upstream, config.mode),
       readiness,
       observability,

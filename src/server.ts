@@ -12,7 +12,7 @@ import { createContext, type GatewayContext, type GatewayServices } from './sche
 import { useClientSafeErrors } from './error-masking.js';
 import { maskUnexpected, maskedError, withRequestId } from './traceable-errors.js';
 import { topLevelError, topLevelErrorBody } from './errors/top-level.js';
-import { callerFromHttp, clientIpOf, principalFrom, requestIdFrom, useAuthentication } from './caller.js';
+import { callerFromHttp, principalFrom, requestIdFrom, useAuthentication } from './caller.js';
 import { grantKey, type Principal } from './auth/index.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './schema/audit.js';
 import type { HealthProbe } from './health.js';
@@ -31,6 +31,7 @@ import {
 } from './limits/index.js';
 import type { ReadinessProbe } from './readiness.js';
 import { createDrain } from './drain.js';
+import { clientAddressing, type ClientAddressing } from './client-address.js';
 import { useSharedEventExecution } from './shared-execution.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
@@ -55,6 +56,8 @@ export interface GatewayServerOptions {
   limitsOff?: boolean;
   /** How long close() waits for operations in flight (a payment call's own deadline plus a margin). */
   drainTimeoutMs?: number;
+  /** Client address and scheme through TRUST_PROXY (src/client-address.ts); default: the socket's peer. */
+  clientAddressing?: ClientAddressing;
   /** GET /metrics, the per-operation plugin (log line, metrics, span) and connection counts (src/observability/). */
   observability?: Pick<Observability, 'metricsEndpoint' | 'plugins' | 'observeConnection'>;
 }
@@ -107,6 +110,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const maxSubscriptions = options.maxSubscriptionsPerConnection ?? 50;
   const { limits } = options;
   const origins = originPolicy(limits.corsOrigins);
+  const addressing = options.clientAddressing ?? clientAddressing(null);
   const wsSlots = connectionSlots(limits.wsMaxConnectionsPerIp);
   const limitsPlugins = [
     ...useBrowserSafety(),
@@ -123,8 +127,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   ];
   // A page of an unlisted site may not open a socket; a client without Origin (a server) may. Then the per-IP cap.
   const verifyUpgrade = (req: IncomingMessage, done: (ok: boolean, code?: number, message?: string) => void) => {
-    if (!origins.allows(headerOf(req.headers, 'origin'), req.headers.host)) return done(false, 403, 'Origin not allowed');
-    if (!options.limitsOff && !wsSlots.acquire(clientIpOf(req) ?? 'unknown', req.socket))
+    // The gateway's own origin is what the client reached: behind a trusted proxy, its scheme (X-Forwarded-Proto).
+    const own = { proto: addressing.protoOf(req), host: req.headers.host };
+    if (!origins.allows(headerOf(req.headers, 'origin'), own.host, own.proto)) return done(false, 403, 'Origin not allowed');
+    if (!options.limitsOff && !wsSlots.acquire(addressing.ipOf(req) ?? 'unknown', req.socket))
       return done(false, 429, 'Too many connections from this address');
     done(true);
   };
@@ -172,10 +178,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         initial.principal
           ? {
               principal: initial.principal,
-              clientIp: clientIpOf(initial.req),
+              clientIp: addressing.ipOf(initial.req),
               requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined),
             }
-          : await callerFromHttp(services.tokens, initial.request!, initial.req),
+          : await callerFromHttp(services.tokens, initial.request!, initial.req, addressing),
       ),
     // Observability right after the masking, so it records what the client got, and before anything
     // that may stop an operation (a plugin that stops one skips the hooks of those after it).

@@ -75,6 +75,8 @@ export async function startGatewayProcess(stubUrl: string, jwtSecret: string, en
       // On, as in production, with ceilings one benchmark client does not reach: their cost is measured, not their refusals.
       RATE_LIMIT_PER_MINUTE: '100000000',
       RATE_LIMIT_MONEY_PER_MINUTE: '100000000',
+      RATE_LIMIT_STAFF_PER_MINUTE: '100000000',
+      RATE_LIMIT_STAFF_MONEY_PER_MINUTE: '100000000',
       ...env,
       // For experiments: BENCH_GATEWAY_ENV='{"LOG_LEVEL":"warn"}' changes the gateway's configuration.
       ...(JSON.parse(process.env.BENCH_GATEWAY_ENV ?? '{}') as Record<string, string>),

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { GatewayRedis } from '../redis/index.js';
 import { armorPlugin, useNoIntrospection } from './armor.js';
 import { oneMoneyMutationRule } from './money-mutations.js';
-import type { RateLimits } from './operation-limits.js';
+import { isSubjectKey, type RateLimits } from './operation-limits.js';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { useRateLimits } from './rate-limit-plugin.js';
 import { useSseStreamLimit } from './sse-streams.js';
@@ -30,19 +30,25 @@ export function createRateLimits(
   /** Told of each refusal (the metrics count them by kind). */
   onRefused: (kind: 'general' | 'money') => void = () => {},
 ): RateLimits {
-  const make = (name: 'general' | 'money', points: number): RateLimiter => {
-    const limiter = redis
-      ? redisRateLimiter(redis, name, { points, windowMs: MINUTE_MS }, log)
-      : memoryRateLimiter({ points, windowMs: MINUTE_MS });
+  const window = (name: string, points: number): RateLimiter =>
+    redis ? redisRateLimiter(redis, name, { points, windowMs: MINUTE_MS }, log) : memoryRateLimiter({ points, windowMs: MINUTE_MS });
+  // Two budgets per limiter, by kind of caller (rateLimitKey): a staff or server token's subject may be a
+  // merchant's checkout server acting for every customer at once; a client address is one customer.
+  const make = (name: 'general' | 'money', addressPoints: number, staffPoints: number): RateLimiter => {
+    const perAddress = window(name, addressPoints);
+    const perSubject = window(`staff-${name}`, staffPoints);
     return {
       consume: async (key) => {
-        const admission = await limiter.consume(key);
+        const admission = await (isSubjectKey(key) ? perSubject : perAddress).consume(key);
         if (!admission.allowed) onRefused(name);
         return admission;
       },
     };
   };
-  return { general: make('general', limits.rateLimitPerMinute), money: make('money', limits.rateLimitMoneyPerMinute) };
+  return {
+    general: make('general', limits.rateLimitPerMinute, limits.rateLimitStaffPerMinute),
+    money: make('money', limits.rateLimitMoneyPerMinute, limits.rateLimitStaffMoneyPerMinute),
+  };
 }
 
 export interface LimitPluginOptions {

@@ -7,9 +7,9 @@ import { budgetedUpstream, type UpstreamBudget } from './upstream-budget.js';
 
 /** The gateway-wide limiters (one set per process, shared through Redis when configured). */
 export interface RateLimits {
-  /** Every operation (RATE_LIMIT_PER_MINUTE). */
+  /** Every operation (RATE_LIMIT_PER_MINUTE per client address, RATE_LIMIT_STAFF_PER_MINUTE per staff subject). */
   general: RateLimiter;
-  /** Money-moving mutation fields (RATE_LIMIT_MONEY_PER_MINUTE). */
+  /** Money-moving mutation fields (RATE_LIMIT_MONEY_PER_MINUTE, RATE_LIMIT_STAFF_MONEY_PER_MINUTE). */
   money: RateLimiter;
 }
 
@@ -33,6 +33,11 @@ export interface OperationLimits {
  */
 export function rateLimitKey(principal: Principal | null, clientIp: string | null): string {
   return principal?.kind === 'staff' ? `sub:${principal.subject}` : `ip:${clientIp ?? 'unknown'}`;
+}
+
+/** A staff or server token's key (RATE_LIMIT_STAFF_*), not a client address's (RATE_LIMIT_*). */
+export function isSubjectKey(key: string): boolean {
+  return key.startsWith('sub:');
 }
 
 export function operationLimits(

@@ -7,8 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 export interface OriginPolicy {
   /** True for a listed origin (exact, or `scheme://host:*` for any port of that host). */
   listed(origin: string): boolean;
-  /** A WebSocket upgrade or HTTP request from a browser page at `origin` to the gateway reached as `host`. */
-  allows(origin: string | undefined | null, host: string | undefined | null): boolean;
+  /** A WebSocket upgrade or HTTP request from a browser page at `origin` to the gateway reached as `proto://host`. */
+  allows(origin: string | undefined | null, host: string | undefined | null, proto?: 'http' | 'https'): boolean;
 }
 
 export function originPolicy(patterns: readonly string[]): OriginPolicy {
@@ -22,14 +22,19 @@ export function originPolicy(patterns: readonly string[]): OriginPolicy {
   return {
     listed,
     // No Origin header: not a browser (a server, a script); the token decides.
-    allows: (origin, host) => origin === undefined || origin === null || listed(origin) || isSameOrigin(origin, host),
+    allows: (origin, host, proto) => origin === undefined || origin === null || listed(origin) || isSameOrigin(origin, host, proto),
   };
 }
 
-/** The page was served by this gateway: its origin's host is the Host the request was sent to. */
-function isSameOrigin(origin: string, host: string | undefined | null): boolean {
+/**
+ * The page was served by this gateway: its origin's host is the Host the request was sent to, and, when the
+ * scheme the client used is known (a trusted proxy's X-Forwarded-Proto, src/client-address.ts), its scheme too.
+ */
+function isSameOrigin(origin: string, host: string | undefined | null, proto: 'http' | 'https' | undefined): boolean {
   const url = safeUrl(origin);
-  return url !== null && !!host && (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host.toLowerCase();
+  if (url === null || !host || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
+  if (proto && url.protocol !== `${proto}:`) return false;
+  return url.host === host.toLowerCase();
 }
 
 function safeUrl(text: string): URL | null {

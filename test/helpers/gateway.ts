@@ -73,6 +73,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     // budget; the rate-limit suites (test/security/) set their own numbers.
     RATE_LIMIT_PER_MINUTE: '100000',
     RATE_LIMIT_MONEY_PER_MINUTE: '100000',
+    RATE_LIMIT_STAFF_PER_MINUTE: '100000',
+    RATE_LIMIT_STAFF_MONEY_PER_MINUTE: '100000',
     // The readiness probe checks the service once at start, then not again within a test: its periodic
     // balance GET would land in the request counts tests make at the sandbox. Its own suite sets a short interval.
     HEALTH_PROBE_MS: '3600000',

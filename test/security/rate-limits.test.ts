@@ -27,7 +27,15 @@ const typename = (r: Awaited<ReturnType<typeof post>>) => (r.body.data?.createTr
 describe('in memory (one replica)', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await quietStack({ env: { RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_MONEY_PER_MINUTE: '2' } });
+    // The same numbers for staff subjects and client addresses: each budget is exercised below.
+    stack = await quietStack({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '5',
+        RATE_LIMIT_MONEY_PER_MINUTE: '2',
+        RATE_LIMIT_STAFF_PER_MINUTE: '5',
+        RATE_LIMIT_STAFF_MONEY_PER_MINUTE: '2',
+      },
+    });
   });
   afterAll(async () => {
     await disposeAllClients();
@@ -107,7 +115,7 @@ describe('two replicas on one Redis', () => {
   let redis: Redis;
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);
-    const env = { REDIS_URL, RATE_LIMIT_PER_MINUTE: '4', RATE_LIMIT_MONEY_PER_MINUTE: '1', METRICS_TOKEN };
+    const env = { REDIS_URL, RATE_LIMIT_STAFF_PER_MINUTE: '4', RATE_LIMIT_STAFF_MONEY_PER_MINUTE: '1', METRICS_TOKEN };
     a = await quietStack({ env, redisNamespace: namespace });
     b = await quietStack({ env, redisNamespace: namespace, sharedSandbox: a.sandbox, apiKey: a.apiKey, webhookSecret: a.webhookSecret });
   });
