@@ -4,10 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 import { createLogger, type Logger } from './logger.js';
-import { startSandbox, type Sandbox } from './sandbox/index.js';
+import type { Sandbox } from './sandbox/index.js';
 
 /** Sandbox mode: the payment service runs in this process, with a fresh test account per start. */
 async function startEmbeddedSandbox(config: Config, log: Logger) {
+  // Loaded only here: live mode never loads the simulator (its modules are not the production path).
+  const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({ port: config.sandboxPort, host: config.host, log: (line) => log.debug(line) });
   // The sandbox keeps one account per key: a new key is a new, pre-funded account.
   const apiKey = `sk_test_${randomBytes(12).toString('hex')}`;

@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# The gateway's production image (README "Deploying"). Two stages: the build stage has the dev
+# dependencies (TypeScript) and compiles src/ to dist/; the runtime stage installs only the
+# production dependencies and runs the compiled gateway as a non-root user.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist/src ./dist/src
+# The client kit's documents: GraphiQL's tabs and the trusted-documents manifest are read at run time.
+COPY client ./client
+# The image's own unprivileged user (uid 1000).
+USER node
+EXPOSE 4000
+# Liveness only: readiness (/health/ready) is for the load balancer, which must see it turn 503 on SIGTERM.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM starts the drain (README "Running several replicas"): give the container SHUTDOWN_GRACE_MS plus
+# PAYMENT_TIMEOUT_MS plus a margin before it is killed (compose: stop_grace_period).
+STOPSIGNAL SIGTERM
+# node itself, not npm: the signal must reach the gateway (same command as `npm run start:prod`).
+CMD ["node", "dist/src/main.js"]
