@@ -15,7 +15,7 @@ import { createLiveUpdates, type LiveUpdates } from './live/index.js';
 import { createRateLimits } from './limits/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
-import { createObservability } from './observability/index.js';
+import { createObservability, runUntraced } from './observability/index.js';
 import { checkRedisForLiveMode, connectRedis } from './redis/index.js';
 import { DEFAULT_DEDUPE_TTL_MS } from './webhooks/dedupe.js';
 import type { Logger } from './logger.js';
@@ -87,7 +87,12 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const observability = await createObservability(config.observability, config.mode, log);
     cleanup.push(() => observability.close());
 
-    const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey }, { observe: observability.observeUpstreamCall });
+    const upstream = createUpstreamClient(
+      { ...config.upstream, baseUrl, apiKey },
+      { observe: observability.observeUpstreamCall, traceHeaders: observability.upstreamTraceHeaders },
+    );
+    // The probes' calls are counted in the metrics but not traced: a root trace every few seconds is noise.
+    const probedUpstream = { ...upstream, fetchBalance: () => runUntraced(() => upstream.fetchBalance()) };
     cleanup.push(() => upstream.close());
 
     const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs });
@@ -154,7 +159,12 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
           })
         : null;
 
-    const readiness = startReadinessProbe({ upstream, redis: redis?.commands ?? null, intervalMs: config.healthProbeMs, log });
+    const readiness = startReadinessProbe({
+      upstream: probedUpstream,
+      redis: redis?.commands ?? null,
+      intervalMs: config.healthProbeMs,
+      log,
+    });
     cleanup.push(async () => readiness.stop());
 
     const server = createGatewayServer({
@@ -184,7 +194,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       drainTimeoutMs: config.upstream.timeoutMs + SHUTDOWN_MARGIN_MS,
       webhook,
       clientAddressing: clientAddressing(config.trustProxy),
-      health: createHealthProbe(upstream, config.mode),
+      health: createHealthProbe(probedUpstream, config.mode),
       readiness,
       observability,
     });

@@ -8,11 +8,12 @@ import type { Logger } from '../logger.js';
 import type { UpstreamCallObservation } from '../upstream/observation.js';
 import { createMetrics, type GatewayMetrics, type Transport } from './metrics.js';
 import { createMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
-import { currentOperation } from './operation-scope.js';
+import { currentOperation, isUntraced } from './operation-scope.js';
 import { useOperationObservability } from './operations.js';
 import type { Tracing } from './tracing.js';
 
 export type { GatewayMetrics } from './metrics.js';
+export { runUntraced } from './operation-scope.js';
 
 export interface Observability {
   metrics: GatewayMetrics;
@@ -23,6 +24,8 @@ export interface Observability {
   plugins: Plugin[];
   /** For the upstream client's `observe` option. */
   observeUpstreamCall(call: UpstreamCallObservation): void;
+  /** For the upstream client's `traceHeaders` option: the current operation's trace context, when tracing is on. */
+  upstreamTraceHeaders(): Record<string, string>;
   /** For the webhook receiver's `observe` option. */
   observeWebhook(event: string): void;
   /** For observedIdempotencyStore. */
@@ -51,7 +54,11 @@ export async function createObservability(config: ObservabilityConfig, mode: 'sa
       metrics.upstreamSeconds.observe(labels, call.durationMs / 1000);
       const operation = currentOperation();
       if (operation) operation.upstreamCalls += 1;
-      tracing?.recordUpstreamCall(call, operation?.span ?? null, operation?.requestId ?? null);
+      if (!isUntraced()) tracing?.recordUpstreamCall(call, operation?.span ?? null, operation?.requestId ?? null);
+    },
+    upstreamTraceHeaders() {
+      const span = tracing && currentOperation()?.span;
+      return span ? tracing.outgoingHeaders(span) : {};
     },
     observeWebhook: (event) => metrics.webhooks.inc({ event }),
     observeIdempotency: (event) => metrics.idempotency.inc({ event }),

@@ -22,6 +22,7 @@ export interface OperationScope {
 export const REQUEST_ID_ATTRIBUTE = 'gateway.request_id';
 
 const storage = new AsyncLocalStorage<OperationScope>();
+const untracedWork = new AsyncLocalStorage<true>();
 
 /** The operation the current async context belongs to, while it runs. */
 export function currentOperation(): OperationScope | undefined {
@@ -31,4 +32,13 @@ export function currentOperation(): OperationScope | undefined {
 
 export function runInOperation<T>(scope: OperationScope, work: () => T): T {
   return storage.run(scope, work);
+}
+
+/** Work whose calls to the payment service are counted but never traced (the readiness and health probes). */
+export function runUntraced<T>(work: () => T): T {
+  return untracedWork.run(true, work);
+}
+
+export function isUntraced(): boolean {
+  return untracedWork.getStore() === true;
 }

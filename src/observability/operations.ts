@@ -24,7 +24,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from './metrics.js';
 import { REQUEST_ID_ATTRIBUTE, currentOperation, runInOperation, type OperationScope } from './operation-scope.js';
-import type { Tracing } from './tracing.js';
+import type { TraceCarrier, Tracing } from './tracing.js';
 
 /** What the plugin reads of the GraphQL context (src/schema/context.ts fills it in). */
 interface CallerContext {
@@ -34,6 +34,22 @@ interface CallerContext {
   socket?: unknown;
   /** The request's parameters (yoga over HTTP; src/server.ts over WebSocket). */
   params?: { operationName?: string | null };
+  /** Over HTTP: yoga's Fetch request (its traceparent/tracestate headers). */
+  request?: { headers: { get(name: string): string | null } };
+  /** Over WebSocket: the connection_init payload (its traceparent/tracestate fields). */
+  connectionParams?: unknown;
+}
+
+/** The caller's W3C trace context: HTTP headers, or the fields of the WebSocket connection_init payload. */
+function incomingTrace(context: CallerContext): TraceCarrier | undefined {
+  const fromHeaders = context.request?.headers;
+  if (fromHeaders) {
+    const traceparent = fromHeaders.get('traceparent');
+    return traceparent ? { traceparent, tracestate: fromHeaders.get('tracestate') ?? undefined } : undefined;
+  }
+  const params = context.connectionParams as Record<string, unknown> | null | undefined;
+  if (!params || typeof params !== 'object' || typeof params.traceparent !== 'string') return undefined;
+  return { traceparent: params.traceparent, tracestate: typeof params.tracestate === 'string' ? params.tracestate : undefined };
 }
 
 interface OperationRecord extends OperationScope {
@@ -100,6 +116,7 @@ export function useOperationObservability({ metrics, tracing, log }: OperationOb
           ...(record.name ? { 'graphql.operation.name': record.name } : {}),
           ...(record.requestId ? { [REQUEST_ID_ATTRIBUTE]: record.requestId } : {}),
         },
+        incomingTrace(context),
       );
     }
     return record;

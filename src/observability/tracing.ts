@@ -5,7 +5,18 @@
 // The provider is the gateway's own, never registered as the global one, and
 // parents are passed explicitly (from the operation scope) rather than through
 // a global context manager: two gateways in one process trace separately.
-import { SpanKind, SpanStatusCode, ROOT_CONTEXT, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  ROOT_CONTEXT,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -18,9 +29,17 @@ export interface TracingOptions {
   serviceName: string;
 }
 
+/** W3C trace context as it travels: HTTP headers, or the WebSocket connection_init payload. */
+export interface TraceCarrier {
+  traceparent?: string;
+  tracestate?: string;
+}
+
 export interface Tracing {
-  /** Starts the span of a GraphQL operation; the caller ends it. */
-  startOperation(name: string, startTime: number, attributes: Attributes): Span;
+  /** Starts the span of a GraphQL operation, continuing the caller's trace when `incoming` names a valid one; the caller ends it. */
+  startOperation(name: string, startTime: number, attributes: Attributes, incoming?: TraceCarrier): Span;
+  /** The traceparent (and tracestate) that make a call to the payment service part of `span`'s trace. */
+  outgoingHeaders(span: Span): Record<string, string>;
   /** Records a finished call to the payment service, as a child of `parent` when there is one. */
   recordUpstreamCall(call: UpstreamCallObservation, parent: Span | null, requestId: string | null): void;
   /** Exports what is still buffered and stops. */
@@ -34,10 +53,21 @@ export function createTracing(options: TracingOptions): Tracing {
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   const tracer: Tracer = provider.getTracer('momo-gateway');
+  // The W3C format, read and written by OpenTelemetry's own propagator: an invalid traceparent starts a new trace.
+  const propagator = new W3CTraceContextPropagator();
   let closing: Promise<void> | null = null;
 
   return {
-    startOperation: (name, startTime, attributes) => tracer.startSpan(name, { kind: SpanKind.SERVER, startTime, attributes }, ROOT_CONTEXT),
+    startOperation: (name, startTime, attributes, incoming) => {
+      const parent = incoming?.traceparent ? propagator.extract(ROOT_CONTEXT, { ...incoming }, defaultTextMapGetter) : ROOT_CONTEXT;
+      return tracer.startSpan(name, { kind: SpanKind.SERVER, startTime, attributes }, parent);
+    },
+
+    outgoingHeaders(span) {
+      const carrier: Record<string, string> = {};
+      propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+      return carrier;
+    },
 
     recordUpstreamCall(call, parent, requestId) {
       const [method, route] = call.endpoint.split(' ', 2);

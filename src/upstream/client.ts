@@ -39,6 +39,8 @@ export interface UpstreamClientOptions {
   connections?: number;
   /** Told of every call once it ends (metrics, traces); what it throws is ignored. */
   observe?: UpstreamObserver;
+  /** Trace context headers sent with each call (the higher layer's tracing; none by default). */
+  traceHeaders?: () => Record<string, string>;
 }
 
 const P = '/v1/payment';

@@ -32,6 +32,8 @@ export interface TransportOptions {
    * POST is not written to a socket the server is closing; `Keep-Alive` hints of the server are honoured).
    */
   keepAliveTimeoutMs?: number;
+  /** Headers naming the trace a call belongs to (W3C traceparent/tracestate), asked for at each attempt. */
+  traceHeaders?: () => Record<string, string>;
 }
 
 export interface HttpCall {
@@ -122,7 +124,7 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   async function attempt(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
-    const headers: Record<string, string> = { 'X-API-KEY': options.apiKey, Accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.traceHeaders?.(), 'X-API-KEY': options.apiKey, Accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
