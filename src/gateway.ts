@@ -25,6 +25,8 @@ import type { UpstreamClient } from './upstream/types.js';
 import { createWebhookHandler } from './webhooks/receiver.js';
 import { loadTrustedDocuments } from './trusted-documents.js';
 import { clientAddressing } from './client-address.js';
+import { readFileSync } from 'node:fs';
+import { projectPath } from './project-files.js';
 
 export interface RunningGateway {
   url: string;
@@ -57,6 +59,15 @@ export interface StartGatewayOptions {
   clock?: Clock;
 }
 
+/** The gateway's version (package.json), for the build-info metric. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 const DEVELOPMENT_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 const SHUTDOWN_MARGIN_MS = 5_000;
 
@@ -84,7 +95,10 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     if (redis && config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);
 
     // Closed last: spans of the last operations are exported after the server has stopped.
-    const observability = await createObservability(config.observability, config.mode, log);
+    const observability = await createObservability(config.observability, config.mode, log, {
+      version: packageVersion(),
+      nodeVersion: process.version,
+    });
     cleanup.push(() => observability.close());
 
     const upstream = createUpstreamClient(
@@ -194,12 +208,20 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       drainTimeoutMs: config.upstream.timeoutMs + SHUTDOWN_MARGIN_MS,
       webhook,
       clientAddressing: clientAddressing(config.trustProxy),
-      health: createHealthProbe(probedUpstream, config.mode),
+      health: createHealthProbe(probedUpstream, config.mode, undefined, redis?.commands ?? null),
       readiness,
       observability,
     });
     const url = await server.listen(config.port, config.host);
     cleanup.push(() => server.close({ graceMs }));
+    observability.metrics.watch({ ready: () => readiness.current().ready && !server.leaving, eventLogLag: () => bus.lag() });
+    // A service unreachable at start is one warning line (readiness stays 503 until it answers).
+    void readiness.firstCheck.then(() => {
+      const report = readiness.current();
+      if (report.upstream !== 'ok') {
+        log.warn('payment service not reachable at start', { upstream: report.upstream, service: new URL(baseUrl).origin });
+      }
+    });
 
     const webhookUrl = webhook ? `${url}${webhook.path}` : null;
     return {

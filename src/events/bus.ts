@@ -21,6 +21,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { DEFAULT_EVENT_RETENTION_MS, memoryEventLog, redisEventLog, type AppendOnceResult, type EventLog } from './log.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
 import { startTailer, type LogTailer, type TailListener } from './tailer.js';
+import { logLag, type LogLag } from './lag.js';
 import { memoryTransport, redisTransport, type Transport } from './transport.js';
 
 /** A resource's new state. The GraphQL schema defines the concrete resource shapes. */
@@ -55,6 +56,8 @@ export interface EventBus {
   onLoggedEvent(listener: (event: LoggedPaymentEvent) => void): () => void;
   /** The log itself, for history queries. */
   readonly log: EventLog;
+  /** How far this replica's reading of the log is behind its head (the lag metrics). */
+  lag(): Promise<LogLag>;
   publishResourceChanged(change: ResourceChange): Promise<void>;
   subscribeResourceChanged(type: ResourceKind, reference: string): EventStream<ResourceChange>;
   /** Ends every stream handed out and unsubscribes. The Redis connections stay open: their owner closes them. */
@@ -230,6 +233,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   return {
     mode: redis ? 'redis' : 'memory',
     log: eventLog,
+    lag: () => logLag(eventLog, tailer.position),
     async publishPaymentEvent(event) {
       ensureOpen();
       return eventLog.append(event);

@@ -6,7 +6,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { ObservabilityConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamCallObservation } from '../upstream/observation.js';
-import { createMetrics, type GatewayMetrics, type Transport } from './metrics.js';
+import { createMetrics, type BuildInfo, type GatewayMetrics, type Transport } from './metrics.js';
 import { createMetricsEndpoint, type MetricsEndpoint } from './metrics-endpoint.js';
 import { currentOperation, isUntraced } from './operation-scope.js';
 import { useOperationObservability } from './operations.js';
@@ -37,8 +37,13 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-export async function createObservability(config: ObservabilityConfig, mode: 'sandbox' | 'live', log: Logger): Promise<Observability> {
-  const metrics = createMetrics();
+export async function createObservability(
+  config: ObservabilityConfig,
+  mode: 'sandbox' | 'live',
+  log: Logger,
+  build?: BuildInfo,
+): Promise<Observability> {
+  const metrics = createMetrics(build);
   // Loaded only when configured: the OpenTelemetry SDK and exporter would add to every start.
   const tracing = config.otlpEndpoint
     ? (await import('./tracing.js')).createTracing({ endpoint: config.otlpEndpoint, serviceName: config.serviceName })

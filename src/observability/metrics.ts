@@ -30,11 +30,63 @@ export interface GatewayMetrics {
   idempotency: Counter<'event'>;
   /** Requests refused by a rate limit, by kind of limit. */
   rateLimitRefusals: Counter<'kind'>;
+  /** Connects what the scrape-time gauges read (readiness, event-log lag), once the gateway has them. */
+  watch(sources: WatchedSources): void;
 }
 
-export function createMetrics(): GatewayMetrics {
+/** What the gauges read at each scrape. */
+export interface WatchedSources {
+  /** What GET /health/ready answers (false while draining). */
+  ready(): boolean;
+  /** Entries and seconds between the event log's head and this replica's tail. */
+  eventLogLag(): Promise<{ entries: number; seconds: number }>;
+}
+
+export interface BuildInfo {
+  version: string;
+  nodeVersion: string;
+}
+
+export function createMetrics(build: BuildInfo = { version: 'unknown', nodeVersion: process.version }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
+  let sources: WatchedSources | null = null;
+  new Gauge({
+    name: 'gateway_build_info',
+    help: 'The running build: always 1, labelled with the gateway version and the Node.js version.',
+    labelNames: ['version', 'node_version'],
+    registers,
+  }).set({ version: build.version, node_version: build.nodeVersion }, 1);
+  new Gauge({
+    name: 'gateway_ready',
+    help: 'What /health/ready answers: 1 ready, 0 not ready (a dependency down, starting, or draining after SIGTERM).',
+    registers,
+    collect() {
+      this.set(sources?.ready() ? 1 : 0);
+    },
+  });
+  // One read of the log per scrape, shared by both gauges.
+  let lagRead: Promise<{ entries: number; seconds: number } | null> | null = null;
+  const readLag = () =>
+    (lagRead ??= (sources?.eventLogLag() ?? Promise.resolve(null)).catch(() => null).finally(() => setImmediate(() => (lagRead = null))));
+  new Gauge({
+    name: 'gateway_event_log_lag_entries',
+    help: "Events in the log that this replica has not read yet (its tail behind the log's head; counted up to 10000).",
+    registers,
+    async collect() {
+      const lag = await readLag();
+      if (lag) this.set(lag.entries);
+    },
+  });
+  new Gauge({
+    name: 'gateway_event_log_lag_seconds',
+    help: 'Seconds between the newest event in the log and the last one this replica has read.',
+    registers,
+    async collect() {
+      const lag = await readLag();
+      if (lag) this.set(lag.seconds);
+    },
+  });
   // Process metrics (CPU, memory, event loop lag, handles) with the same prefix.
   collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
 
@@ -95,6 +147,7 @@ export function createMetrics(): GatewayMetrics {
       labelNames: ['kind'],
       registers,
     }),
+    watch: (watched) => void (sources = watched),
   };
   // Both transports appear from the start, at 0, rather than on their first connection.
   metrics.openConnections.set({ transport: 'http' }, 0);

@@ -136,7 +136,9 @@ export function useOperationObservability({ metrics, tracing, log }: OperationOb
     const outcome = outcomes.find((o) => o.outcome !== 'success')?.outcome ?? 'success';
     const principal = context.principal ? { subject: context.principal.subject, kind: context.principal.kind } : null;
     log.info('operation', {
-      requestId: record.requestId ?? context.requestId ?? null,
+      // A request refused before its context was built (a bad token) has no context requestId: src/server.ts
+      // put the request's id in its x-request-id header before yoga saw it.
+      requestId: record.requestId ?? context.requestId ?? context.request?.headers.get('x-request-id') ?? null,
       transport: context.socket ? 'ws' : 'http',
       operationType: record.type,
       operationName: record.name,

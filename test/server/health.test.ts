@@ -36,6 +36,7 @@ describe('GET /health', () => {
       status: 'ok',
       mode: 'live',
       upstream: { reachable: true, authenticated: true, latencyMs: expect.any(Number), checkedAt: expect.stringMatching(/Z$/) },
+      redis: { status: 'not_configured', latencyMs: null },
     });
     expect(stack.sandbox.requests.count({ method: 'GET', path: '/v1/payment/balances' })).toBe(1);
   });
