@@ -17,7 +17,7 @@
 // Redis failures of any kind become ServiceUnavailableError (typed, retryable):
 // the commands connection fails fast, so that takes milliseconds.
 import { orUnavailable } from './unavailable.js';
-import type { GatewayRedis } from '../redis/connections.js';
+import { ReplicasBehindError, type GatewayRedis } from '../redis/connections.js';
 
 export type Meta = Record<string, string>;
 
@@ -172,26 +172,39 @@ return 1
  * recognised. Keys: `<namespace>:idem:<scoped key>`; marker `<namespace>:idem:since`.
  * The connection is borrowed from its owner (src/redis).
  */
-export function redisIdempotencyStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, options: StoreOptions = {}): IdempotencyStore {
+export function redisIdempotencyStore(
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  options: StoreOptions = {},
+): IdempotencyStore {
   const { ttlMs, pendingTtlMs, now } = settings(options);
   const client = redis.commands;
   const k = (key: string) => redis.key('idem', key);
   const marker = redis.key('idem', 'since');
   const write = (key: string, entry: Entry) => orUnavailable(() => client.set(k(key), JSON.stringify(entry), 'PX', ttlMs));
+  // Claims wait for REDIS_MIN_REPLICAS replicas (a failover must not lose one whose payment was sent). One they
+  // did not acknowledge in time is refused (503) and, when it took the key, frees it: nothing was sent.
+  const freeIfTaken = (key: string) => async (err: unknown) => {
+    if (err instanceof ReplicasBehindError && (err.reply as string[])[0] === '') await client.del(k(key)).catch(() => {});
+    throw err;
+  };
 
   return {
     async claim(key, fingerprint, meta) {
       const t = now();
       const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs };
       const [existing, since] = (await orUnavailable(() =>
-        client.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), JSON.stringify(pending), String(ttlMs)),
+        redis
+          .durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), JSON.stringify(pending), String(ttlMs)))
+          .catch(freeIfTaken(key)),
       )) as [string, string];
       if (existing === '') return { kind: 'claimed', clean: t - Number(since) >= ttlMs };
       return interpret(JSON.parse(existing) as Entry, fingerprint, t, existing);
     },
     async reclaim(key, token, fingerprint, meta) {
       const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs };
-      const taken = await orUnavailable(() => client.eval(RECLAIM_SCRIPT, 1, k(key), token, JSON.stringify(pending), String(ttlMs)));
+      const taken = await orUnavailable(() =>
+        redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, JSON.stringify(pending), String(ttlMs))),
+      );
       return taken === 1;
     },
     async complete(key, fp, value) {
