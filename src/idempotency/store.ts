@@ -58,6 +58,8 @@ export interface MemoryStoreOptions extends StoreOptions {
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
+/** Refused claims a process remembers having sent nothing for (see redisIdempotencyStore). */
+const MAX_ABANDONED_CLAIMS = 10_000;
 
 type Entry =
   | { state: 'pending'; fp: string; meta: Meta; until: number }
@@ -187,25 +189,44 @@ export function redisIdempotencyStore(
     if (err instanceof ReplicasBehindError && (err.reply as string[])[0] === '') await client.del(k(key)).catch(() => {});
     throw err;
   };
+  // A refused claim may still have reached a replica that a failover then promotes (the write arrived, its
+  // acknowledgement did not), where it would read as in progress, then unknown, for minutes. This process
+  // knows it sent nothing for it: a retry reaching it takes such a claim back at once. (A retry reaching
+  // another replica of the gateway takes the slow, equally safe path.)
+  const abandoned = new Set<string>();
+  const abandon = (entry: string) => {
+    abandoned.add(entry);
+    if (abandoned.size > MAX_ABANDONED_CLAIMS) abandoned.delete(abandoned.values().next().value!);
+  };
+  const takeOver = (key: string, token: string, entry: string) =>
+    orUnavailable(() => redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, entry, String(ttlMs))));
 
   return {
     async claim(key, fingerprint, meta) {
       const t = now();
-      const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs };
-      const [existing, since] = (await orUnavailable(() =>
-        redis
-          .durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), JSON.stringify(pending), String(ttlMs)))
-          .catch(freeIfTaken(key)),
-      )) as [string, string];
-      if (existing === '') return { kind: 'claimed', clean: t - Number(since) >= ttlMs };
-      return interpret(JSON.parse(existing) as Entry, fingerprint, t, existing);
+      const pending = JSON.stringify({ state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs } satisfies Entry);
+      let reply: [string, string];
+      try {
+        reply = (await orUnavailable(() =>
+          redis.durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), pending, String(ttlMs))).catch(freeIfTaken(key)),
+        )) as [string, string];
+      } catch (err) {
+        abandon(pending);
+        throw err;
+      }
+      const [existing, since] = reply;
+      const clean = t - Number(since) >= ttlMs;
+      if (existing === '') return { kind: 'claimed', clean };
+      const entry = JSON.parse(existing) as Entry;
+      if (abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
+        abandoned.delete(existing);
+        return { kind: 'claimed', clean };
+      }
+      return interpret(entry, fingerprint, t, existing);
     },
     async reclaim(key, token, fingerprint, meta) {
       const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs };
-      const taken = await orUnavailable(() =>
-        redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, JSON.stringify(pending), String(ttlMs))),
-      );
-      return taken === 1;
+      return (await takeOver(key, token, JSON.stringify(pending))) === 1;
     },
     async complete(key, fp, value) {
       await write(key, { state: 'done', fp, value });

@@ -123,6 +123,9 @@ export async function startSentinelSet(options: { name?: string; replicas?: numb
         ].join('\n'),
       );
       sentinels.push({ port, child: await launchRedis([conf, '--sentinel'], /\+monitor master/) });
+      // Sentinel looks at a healthy-looking instance every 10 s: a demoted primary is turned into a replica
+      // of the new one only on that round. Once a second here (Redis >= 7's test knob), as during a failover.
+      await ask(port, 'SENTINEL', 'DEBUG', 'info-period', 1000);
     }
     // A forced failover needs a known replica; a failover after a kill needs the sentinels to know each other (quorum).
     await waitFor(

@@ -48,6 +48,9 @@ export async function startFailoverStack(env: Record<string, string>): Promise<{
   return { stack, rest: new Api(stack.sandbox.url, apiKey) };
 }
 
+/** Why payments were retried (code, or 'transport'), for the figures a test prints. */
+export const retryReasons = new Map<string, number>();
+
 /** Pays `amount` with `key`, retrying (same key) until the gateway answers with the charge. */
 export async function payUntilDone(stack: TestStack, amount: number, key: string): Promise<{ reference: string; attempts: number }> {
   for (let attempts = 1; ; attempts++) {
@@ -66,6 +69,8 @@ export async function payUntilDone(stack: TestStack, amount: number, key: string
     ) {
       throw new Error(`payment ${key} refused for good: ${JSON.stringify(result)}`);
     }
+    const reason = result ? `${code ?? result.__typename}${'message' in result ? `: ${result.message}` : ''}` : 'transport';
+    retryReasons.set(reason, (retryReasons.get(reason) ?? 0) + 1);
     if (attempts > 2_000) throw new Error(`payment ${key} never went through: ${res?.raw}`);
     await pause();
   }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestStack } from '../helpers/gateway.js';
 import { startSentinelSet, type SentinelSet } from '../helpers/redis-topology.js';
 import type { Api } from '../helpers/sandbox-api.js';
-import { failoverDuringTraffic, killRightAfterAcknowledging, startFailoverStack } from './failover-traffic.js';
+import { failoverDuringTraffic, retryReasons, killRightAfterAcknowledging, startFailoverStack } from './failover-traffic.js';
 
 let set: SentinelSet;
 let stack: TestStack;
@@ -36,7 +36,7 @@ describe('Redis Sentinel', () => {
       servingWithinMs: 10_000,
     });
     process.stderr.write(
-      `sentinel failover: ${JSON.stringify({ servingAgainAfterMs: result.servingAgainAfterMs, retries: result.retries })}\n`,
+      `sentinel failover: ${JSON.stringify({ servingAgainAfterMs: result.servingAgainAfterMs, retries: result.retries, why: Object.fromEntries(retryReasons) })}\n`,
     );
     expect(result.paidOtherThanOnce).toEqual([]);
     expect(result.missingFromHistory).toEqual([]);
