@@ -123,9 +123,11 @@ export async function startSentinelSet(options: { name?: string; replicas?: numb
         ].join('\n'),
       );
       sentinels.push({ port, child: await launchRedis([conf, '--sentinel'], /\+monitor master/) });
-      // Sentinel looks at a healthy-looking instance every 10 s: a demoted primary is turned into a replica
-      // of the new one only on that round. Once a second here (Redis >= 7's test knob), as during a failover.
-      await ask(port, 'SENTINEL', 'DEBUG', 'info-period', 1000);
+      // A primary demoted by a failover is turned into a replica of the new one only once it has reported its
+      // old role for 4 publish periods (8 s), on an INFO round (every 10 s): until then the new primary has no
+      // replica and a gateway with REDIS_MIN_REPLICAS=1 refuses writes (see the README). Redis >= 7's knob for
+      // tests shortens both here (2 s, every second), so the suites do not wait 8-18 s per failover.
+      await ask(port, 'SENTINEL', 'DEBUG', 'info-period', 1000, 'publish-period', 500);
     }
     // A forced failover needs a known replica; a failover after a kill needs the sentinels to know each other (quorum).
     await waitFor(

@@ -31,11 +31,12 @@ const Charge = graphql(`
 const RETRY_PAUSE_MS = 25;
 const pause = () => new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
 
-export async function startFailoverStack(env: Record<string, string>): Promise<{ stack: TestStack; rest: Api }> {
+export async function startFailoverStack(env: Record<string, string>): Promise<{ stack: TestStack; rest: Api; namespace: string }> {
   const apiKey = testKey('failover');
+  const namespace = `test:failover:${randomUUID()}`;
   const stack = await startStack({
     apiKey,
-    redisNamespace: `test:failover:${randomUUID()}`,
+    redisNamespace: namespace,
     env: {
       REDIS_MIN_REPLICAS: '1',
       REDIS_REPLICA_TIMEOUT_MS: '500',
@@ -45,7 +46,7 @@ export async function startFailoverStack(env: Record<string, string>): Promise<{
       ...env,
     },
   });
-  return { stack, rest: new Api(stack.sandbox.url, apiKey) };
+  return { stack, rest: new Api(stack.sandbox.url, apiKey), namespace };
 }
 
 /** Why payments were retried (code, or 'transport'), for the figures a test prints. */
