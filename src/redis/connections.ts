@@ -226,10 +226,11 @@ function open(topology: RedisTopology, url: string | undefined, role: RedisOptio
       ...common,
       sentinels: topology.sentinels,
       name: topology.name,
-      // Subscribes to the sentinels' +switch-master and moves to the new primary at once.
-      failoverDetector: true,
       sentinelRetryStrategy: reconnectDelay,
-      // A demoted primary refuses writes: reconnect (the sentinels name the new one), never re-send.
+      // A demoted primary refuses writes: reconnect (the sentinels name the new one), never re-send. (No
+      // `failoverDetector`: its disconnect on +switch-master, landing while a connection is being re-made
+      // after a primary died, ends the client for good; and moving earlier gains nothing, as the new
+      // primary has no replica to acknowledge writes until the old one rejoins.)
       reconnectOnError: (err) => err.message.startsWith('READONLY'),
     };
     return url ? new Redis(url, sentinelOptions) : new Redis(sentinelOptions);
@@ -280,6 +281,15 @@ function watchConnection(client: RedisClient, role: RedisRole, log: Logger, clos
   client.on('ready', () => {
     if (down) log.info('redis connection restored', { role });
     down = false;
+  });
+  // ioredis gives a client up when its connector fails outright (e.g. every sentinel unreachable at once):
+  // a gateway keeps trying, as it does after any other outage.
+  client.on('end', () => {
+    if (closing()) return;
+    log.warn('redis connection ended; reconnecting', { role });
+    setTimeout(() => {
+      if (!closing() && client.status === 'end') client.connect().catch(() => {});
+    }, MAX_RECONNECT_DELAY_MS).unref();
   });
 }
 

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestStack } from '../helpers/gateway.js';
 import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
 import type { Api } from '../helpers/sandbox-api.js';
-import { failoverDuringTraffic, killRightAfterAcknowledging, retryReasons, startFailoverStack } from './failover-traffic.js';
+import {
+  failoverDuringTraffic,
+  killRightAfterAcknowledging,
+  pubSubRoundTrip,
+  retryReasons,
+  startFailoverStack,
+} from './failover-traffic.js';
 
 let cluster: TestCluster;
 let stack: TestStack;
@@ -80,5 +86,9 @@ describe('Redis Cluster', () => {
     // Idempotency keys, the event log, delivery ids, the reconciliation lease...: all tagged with the namespace.
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.every((k) => k.startsWith(slotKey.slice(0, slotKey.indexOf('}') + 1)))).toBe(true);
+  });
+
+  it("pub/sub (the bus's resource changes) travels through the Cluster after the failovers", async () => {
+    expect(await pubSubRoundTrip(stack)).toMatchObject({ type: 'charge', status: 'pubsub' });
   });
 });

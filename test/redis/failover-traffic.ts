@@ -351,3 +351,27 @@ export async function killRightAfterAcknowledging(
     servingAgainAfterMs,
   };
 }
+
+/** A resource change published through the gateway's bus comes back over Redis pub/sub (re-published until it does: SUBSCRIBE is asynchronous). */
+export async function pubSubRoundTrip(stack: TestStack): Promise<unknown> {
+  const reference = `ch_pubsub_${randomUUID()}`;
+  const changes = stack.gateway.bus.subscribeResourceChanged('charge', reference)[Symbol.asyncIterator]();
+  const first = changes.next();
+  let received = false;
+  void first.then(() => (received = true));
+  try {
+    await waitFor(
+      async () => {
+        if (!received)
+          await stack.gateway.bus.publishResourceChanged({ type: 'charge', reference, status: 'pubsub', resource: {} }).catch(() => {});
+        return received;
+      },
+      'a resource change to come back over pub/sub',
+      10_000,
+      50,
+    );
+    return (await first).value;
+  } finally {
+    await changes.return?.();
+  }
+}

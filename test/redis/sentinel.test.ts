@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestStack } from '../helpers/gateway.js';
 import { startSentinelSet, type SentinelSet } from '../helpers/redis-topology.js';
 import type { Api } from '../helpers/sandbox-api.js';
-import { failoverDuringTraffic, retryReasons, killRightAfterAcknowledging, startFailoverStack } from './failover-traffic.js';
+import {
+  failoverDuringTraffic,
+  killRightAfterAcknowledging,
+  pubSubRoundTrip,
+  retryReasons,
+  startFailoverStack,
+} from './failover-traffic.js';
 
 let set: SentinelSet;
 let stack: TestStack;
@@ -59,5 +65,10 @@ describe('Redis Sentinel', () => {
     expect(result.changedReferences).toBe(0);
     expect(result.missingFromHistory).toEqual([]);
     expect(result.missingFromReplay).toEqual([]);
+    expect(result.servingAgainAfterMs).toBeLessThanOrEqual(10_000);
   }, 120_000);
+
+  it("pub/sub (the bus's resource changes) travels through the Sentinel after the failovers", async () => {
+    expect(await pubSubRoundTrip(stack)).toMatchObject({ type: 'charge', status: 'pubsub' });
+  });
 });
