@@ -232,6 +232,8 @@ function open(topology: RedisTopology, url: string | undefined, role: RedisOptio
       // after a primary died, ends the client for good; and moving earlier gains nothing, as the new
       // primary has no replica to acknowledge writes until the old one rejoins.)
       reconnectOnError: (err) => err.message.startsWith('READONLY'),
+      // ioredis uses TLS to the primary in Sentinel mode only when told (a `rediss://` URL says so).
+      ...(url?.startsWith('rediss:') ? { enableTLSForSentinelMode: true } : {}),
     };
     return url ? new Redis(url, sentinelOptions) : new Redis(sentinelOptions);
   }
