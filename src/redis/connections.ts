@@ -252,7 +252,7 @@ function open(topology: RedisTopology, url: string | undefined, role: RedisOptio
   return new Cluster(topology.nodes, clusterOptions);
 }
 
-/** Username, password, TLS and database of a URL, for the nodes of a Cluster. */
+/** Username, password and TLS of a URL, for the nodes of a Cluster (which has no databases). */
 function credentials(url: string | undefined): RedisOptions {
   if (!url) return {};
   const parsed = new URL(url);

@@ -118,9 +118,9 @@ export async function chargesByAmount(rest: Api): Promise<Map<number, number>> {
   }
 }
 
-/** Every reference in the `events` history, oldest first. */
-export async function historyReferences(stack: TestStack): Promise<Set<string>> {
-  const seen = new Set<string>();
+/** The reference of every event in the `events` history (one per event). */
+export async function historyReferenceList(stack: TestStack): Promise<string[]> {
+  const seen: string[] = [];
   let after: string | null = null;
   for (;;) {
     const res: Awaited<ReturnType<typeof stack.gql<ResultOf<typeof EventHistory>, VariablesOf<typeof EventHistory>>>> = await stack.gql(
@@ -128,10 +128,14 @@ export async function historyReferences(stack: TestStack): Promise<Set<string>> 
       { first: 100, after },
     );
     if (!res.data) throw new Error(`events failed: ${res.raw}`);
-    for (const edge of res.data.events.edges) seen.add(edge.node.reference ?? '');
+    for (const edge of res.data.events.edges) seen.push(edge.node.reference ?? '');
     if (!res.data.events.pageInfo.hasNextPage) return seen;
     after = res.data.events.pageInfo.endCursor ?? null;
   }
+}
+
+export async function historyReferences(stack: TestStack): Promise<Set<string>> {
+  return new Set(await historyReferenceList(stack));
 }
 
 /**

@@ -10,7 +10,7 @@ import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.
 import { Api } from '../helpers/sandbox-api.js';
 import { waitFor } from '../helpers/wait.js';
 import { postWebhook } from '../live/helpers.js';
-import { chargesByAmount } from './failover-traffic.js';
+import { chargesByAmount, historyReferenceList } from './failover-traffic.js';
 
 const Charge = graphql(`
   mutation MinReplicasCharge($input: CreateChargeInput!) {
@@ -57,12 +57,17 @@ describe('REDIS_MIN_REPLICAS=1', () => {
     expect(stack.logLines.some((l) => l.includes('acknowledged by 0 of the 1 replicas'))).toBe(true);
 
     replica = await startRedisServer({ extraArgs: ['--replicaof', '127.0.0.1', String(primary.port)] });
+    let acknowledged: Awaited<ReturnType<typeof postWebhook>> | null = null;
     await waitFor(
-      async () => (await postWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, body)).status === 200,
+      async () => (acknowledged = await postWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, body)).status === 200,
       'the webhook to be acknowledged once the replica has synced',
       10_000,
       20,
     );
+    // The refused delivery was appended on the primary: the re-sent one is its duplicate, acknowledged only
+    // once that first copy is on the replica, and the log holds it once.
+    expect(acknowledged!.json).toMatchObject({ duplicate: true });
+    expect((await historyReferenceList(stack)).filter((r) => r === reference)).toEqual([reference]);
     const paid = await pay(701, key);
     expect(paid?.__typename).toBe('CreateChargePayload');
     expect(await pay(701, key)).toEqual(paid);
