@@ -258,6 +258,7 @@ export async function failoverDuringTraffic(
   options: { mutations: number; webhooks: number; firstAmount: number; failover: () => Promise<void>; servingWithinMs: number },
 ): Promise<ScenarioResult> {
   const run = randomUUID().slice(0, 8);
+  retryReasons.clear();
   const marker = await deliverUntilAcknowledged(stack, `marker-${run}`);
   const live = resumingSubscriber(stack, marker.eventId);
   let failoverStartedAt = 0;
