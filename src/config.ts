@@ -55,6 +55,19 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
+  /** Sentinels of a Sentinel-managed primary, `host:port,host:port`. */
+  REDIS_SENTINELS: z.string().transform(hostPortList('REDIS_SENTINELS')).optional(),
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  /** Some nodes of a Redis Cluster, `host:port,host:port` (the rest is discovered). */
+  REDIS_CLUSTER_NODES: z.string().transform(hostPortList('REDIS_CLUSTER_NODES')).optional(),
+  /** Prefix of every Redis key and channel: two gateways with different prefixes share nothing. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[^\s:{}][^\s{}]*$/, 'must be non-empty, without spaces or braces, not starting with ":"')
+    .default('momo-gateway'),
+  /** Replicas that must acknowledge a webhook's event or a payment's claim before it counts (Redis WAIT). */
+  REDIS_MIN_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
+  REDIS_REPLICA_TIMEOUT_MS: positiveInt.max(10_000).default(500),
   SANDBOX_PORT: port.default(4010),
   /** On SIGTERM, how long /health/ready answers 503 while the gateway still serves, before it drains (0: at once). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
@@ -150,6 +163,8 @@ export interface Config {
   upstream: Omit<UpstreamConfig, 'baseUrl' | 'apiKey'> & { baseUrl: string | null; apiKey: string | null };
   webhook: { secret: string | null; scheme: SignatureScheme; path: string };
   redisUrl: string | null;
+  /** Where Redis is and how the gateway uses it; null: no Redis (one process, in memory). */
+  redis: RedisConfig | null;
   /** See IDEMPOTENCY_PENDING_TTL_MS. */
   idempotencyPendingTtlMs: number;
   sandboxPort: number;
@@ -165,6 +180,17 @@ export interface Config {
   observability: ObservabilityConfig;
   /** TRUST_PROXY and TRUST_PROXY_HEADER (src/client-address.ts); null: trust no proxy. */
   trustProxy: TrustProxySetting;
+}
+
+export interface RedisConfig {
+  /** REDIS_URL: the node, or (with sentinels or cluster nodes) only its credentials, TLS and database. */
+  url: string | null;
+  sentinels: Array<{ host: string; port: number }> | null;
+  sentinelName: string;
+  clusterNodes: Array<{ host: string; port: number }> | null;
+  keyPrefix: string;
+  minReplicas: number;
+  replicaTimeoutMs: number;
 }
 
 /** /metrics and tracing (src/observability/). */
@@ -233,6 +259,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('IDEMPOTENCY_PENDING_TTL_MS must be longer than PAYMENT_TIMEOUT_MS');
   }
 
+  if (e.REDIS_SENTINELS && e.REDIS_CLUSTER_NODES) {
+    throw new ConfigError('REDIS_SENTINELS and REDIS_CLUSTER_NODES are exclusive: Redis is either Sentinel-managed or a Cluster');
+  }
+  const redis: RedisConfig | null =
+    e.REDIS_URL || e.REDIS_SENTINELS || e.REDIS_CLUSTER_NODES
+      ? {
+          url: e.REDIS_URL ?? null,
+          sentinels: e.REDIS_SENTINELS ?? null,
+          sentinelName: e.REDIS_SENTINEL_NAME,
+          clusterNodes: e.REDIS_CLUSTER_NODES ?? null,
+          keyPrefix: e.REDIS_KEY_PREFIX,
+          minReplicas: e.REDIS_MIN_REPLICAS,
+          replicaTimeoutMs: e.REDIS_REPLICA_TIMEOUT_MS,
+        }
+      : null;
+
   const live = e.PAYMENT_BASE_URL !== undefined;
   const trustProxy = parseTrustProxy(e.TRUST_PROXY, e.TRUST_PROXY_HEADER);
   return {
@@ -250,6 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     webhook: { secret: e.WEBHOOK_SECRET ?? null, scheme: e.WEBHOOK_SIGNATURE_SCHEME, path: e.WEBHOOK_PATH },
     redisUrl: e.REDIS_URL ?? null,
+    redis,
     idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
     sandboxPort: e.SANDBOX_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
@@ -333,6 +376,30 @@ function parseTrustProxy(value: string | undefined, header: 'x-forwarded-for' | 
     );
   }
   return setting;
+}
+
+/** `host:port,host:port` (IPv6 hosts in brackets: `[::1]:26379`). */
+function hostPortList(name: string) {
+  return (list: string, ctx: z.RefinementCtx) => {
+    const addresses: Array<{ host: string; port: number }> = [];
+    for (const item of list
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '')) {
+      const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(item);
+      const port = Number(match?.[3]);
+      if (!match || port < 1 || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(item)} is not host:port (${name} is a comma-separated list)` });
+        return z.NEVER;
+      }
+      addresses.push({ host: match[1] ?? match[2]!, port });
+    }
+    if (addresses.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'must list at least one host:port' });
+      return z.NEVER;
+    }
+    return addresses;
+  };
 }
 
 const ORIGIN = /^https?:\/\/[^/\s:]+(:(\d+|\*))?$/;

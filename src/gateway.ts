@@ -89,7 +89,18 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const webhookSecret = config.webhook.secret ?? options.webhookSecret ?? null;
 
     // First opened, last closed: results of requests still finishing are saved before it goes.
-    const redis = config.redisUrl ? await connectRedis({ url: config.redisUrl, namespace: options.redisNamespace, log }) : null;
+    const redis = config.redis
+      ? await connectRedis({
+          url: config.redis.url ?? undefined,
+          sentinels: config.redis.sentinels ?? undefined,
+          sentinelName: config.redis.sentinelName,
+          clusterNodes: config.redis.clusterNodes ?? undefined,
+          namespace: options.redisNamespace ?? config.redis.keyPrefix,
+          minReplicas: config.redis.minReplicas,
+          replicaTimeoutMs: config.redis.replicaTimeoutMs,
+          log,
+        })
+      : null;
     if (redis) cleanup.push(() => redis.close());
     // A Redis that evicts keys could drop an idempotency key and let a payment be made twice.
     if (redis && config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);

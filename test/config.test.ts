@@ -78,3 +78,46 @@ describe('loadSandboxConfig', () => {
     });
   });
 });
+
+describe('loadConfig: Redis topology, prefix and replicas', () => {
+  it('takes one node, a Sentinel-managed primary or a Cluster, with the defaults of a single node', () => {
+    expect(loadConfig({}).redis).toBeNull();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      sentinels: null,
+      sentinelName: 'mymaster',
+      clusterNodes: null,
+      keyPrefix: 'momo-gateway',
+      minReplicas: 0,
+      replicaTimeoutMs: 500,
+    });
+    expect(
+      loadConfig({ REDIS_SENTINELS: 's1:26379, [::1]:26380', REDIS_SENTINEL_NAME: 'payments', REDIS_MIN_REPLICAS: '1' }).redis,
+    ).toMatchObject({
+      url: null,
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      sentinelName: 'payments',
+      minReplicas: 1,
+    });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'n1:7000,n2:7001', REDIS_KEY_PREFIX: 'staging' }).redis).toMatchObject({
+      clusterNodes: [
+        { host: 'n1', port: 7000 },
+        { host: 'n2', port: 7001 },
+      ],
+      keyPrefix: 'staging',
+    });
+  });
+
+  it('refuses what cannot work, naming the variable', () => {
+    expect(errorOf(() => loadConfig({ REDIS_SENTINELS: 's1' })).message).toMatch(/^REDIS_SENTINELS is invalid: "s1" is not host:port/);
+    expect(errorOf(() => loadConfig({ REDIS_CLUSTER_NODES: 'n1:99999' })).message).toMatch(/^REDIS_CLUSTER_NODES is invalid/);
+    expect(errorOf(() => loadConfig({ REDIS_SENTINELS: 's1:1', REDIS_CLUSTER_NODES: 'n1:2' })).message).toMatch(/are exclusive/);
+    // Braces would make the prefix a hash tag of its own on a Cluster; a space is no key at all.
+    expect(errorOf(() => loadConfig({ REDIS_KEY_PREFIX: 'a{b}' })).message).toMatch(/^REDIS_KEY_PREFIX is invalid/);
+    expect(errorOf(() => loadConfig({ REDIS_KEY_PREFIX: 'a b' })).message).toMatch(/^REDIS_KEY_PREFIX is invalid/);
+    expect(errorOf(() => loadConfig({ REDIS_MIN_REPLICAS: '-1' })).message).toMatch(/^REDIS_MIN_REPLICAS is invalid/);
+  });
+});

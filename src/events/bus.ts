@@ -103,6 +103,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
         commands: redis.commands,
         blocking: redis.blocking('events-log'),
         key: redis.key('events', 'log'),
+        durable: redis.durable,
         retentionMs,
         logger: log,
       })

@@ -6,7 +6,7 @@
 //   Stream ids come from Redis's clock, so they keep increasing even when a
 //   Redis restarted empty creates the stream again.
 // - Without Redis: a bounded in-memory log of the same shape, lost on restart.
-import type { Redis } from 'ioredis';
+import { durableWrite, type GatewayRedis, type RedisClient } from '../redis/index.js';
 import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js';
 import { ZERO_ID, compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
@@ -147,11 +147,13 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
 
 export interface RedisEventLogOptions {
   /** Fail-fast connection for XADD and reads. */
-  commands: Redis;
+  commands: RedisClient;
   /** Connection of its own for XREAD BLOCK (a blocked connection can serve nothing else). */
-  blocking: Redis;
+  blocking: RedisClient;
   /** The stream's key. */
   key: string;
+  /** How a webhook's append waits for replicas (GatewayRedis.durable); default: no wait. */
+  durable?: GatewayRedis['durable'];
   retentionMs?: number;
   now?: () => number;
   logger?: Logger;
@@ -160,15 +162,21 @@ export interface RedisEventLogOptions {
 type StreamEntry = [id: string, fields: string[]];
 
 // KEYS: stream, once-key. ARGV: MINID, event JSON, TTL ms. Returns {1, id} when appended, {0, first id} when seen.
+// A duplicate rewrites its once-key unchanged: a write, so the WAIT after it also covers the first copy
+// (written by another connection, perhaps not yet on the replicas) before the duplicate is answered 200.
 const APPEND_ONCE = `
 local seen = redis.call('GET', KEYS[2])
-if seen then return {0, seen} end
+if seen then
+  redis.call('SET', KEYS[2], seen, 'KEEPTTL')
+  return {0, seen}
+end
 local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2])
 redis.call('SET', KEYS[2], id, 'PX', ARGV[3])
 return {1, id}`;
 
 export function redisEventLog(options: RedisEventLogOptions): EventLog {
   const { commands, blocking, key } = options;
+  const durable = options.durable ?? ((write) => durableWrite(commands, write, 0, 0));
   const retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
   const now = options.now ?? Date.now;
 
@@ -205,10 +213,9 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     },
     async appendOnce(event, onceKey, ttlMs) {
       const minId = Math.max(0, now() - retentionMs);
-      const [appended, id] = (await commands.eval(APPEND_ONCE, 2, key, onceKey, String(minId), JSON.stringify(event), String(ttlMs))) as [
-        number,
-        string,
-      ];
+      const [appended, id] = (await durable((p) =>
+        p.eval(APPEND_ONCE, 2, key, onceKey, String(minId), JSON.stringify(event), String(ttlMs)),
+      )) as [number, string];
       if (appended === 1) return { duplicate: false, event: { ...event, seq: id } };
       // A key set by an older gateway holds "1", not an id.
       return { duplicate: true, seq: parseStreamId(id) ? id : null };

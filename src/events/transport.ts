@@ -1,7 +1,7 @@
 // Where the bus's messages travel: in process, or over Redis pub/sub so every
 // replica sees every event once. Both deliver a topic's messages to its
 // listeners; the Redis one subscribes a channel while the topic has listeners.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { Logger } from '../logger.js';
 
 export interface Transport {
@@ -64,7 +64,7 @@ export function memoryTransport(): Transport {
  * one Redis never see each other's events. The connections are borrowed from
  * their owner (src/redis), which closes them.
  */
-export function redisTransport(args: { publisher: Redis; subscriber: Redis; channelPrefix: string; log: Logger }): Transport {
+export function redisTransport(args: { publisher: RedisClient; subscriber: RedisClient; channelPrefix: string; log: Logger }): Transport {
   const { publisher, subscriber, channelPrefix, log } = args;
   const listeners = new Listeners();
   const failed = (op: string, topic: string) => (err: unknown) =>

@@ -17,7 +17,7 @@
 // Redis failures of any kind become ServiceUnavailableError (typed, retryable):
 // the commands connection fails fast, so that takes milliseconds.
 import { orUnavailable } from './unavailable.js';
-import type { GatewayRedis } from '../redis/connections.js';
+import { ReplicasBehindError, type GatewayRedis } from '../redis/connections.js';
 
 export type Meta = Record<string, string>;
 
@@ -58,6 +58,8 @@ export interface MemoryStoreOptions extends StoreOptions {
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
+/** Refused claims a process remembers having sent nothing for (see redisIdempotencyStore). */
+const MAX_ABANDONED_CLAIMS = 10_000;
 
 type Entry =
   | { state: 'pending'; fp: string; meta: Meta; until: number }
@@ -172,27 +174,59 @@ return 1
  * recognised. Keys: `<namespace>:idem:<scoped key>`; marker `<namespace>:idem:since`.
  * The connection is borrowed from its owner (src/redis).
  */
-export function redisIdempotencyStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, options: StoreOptions = {}): IdempotencyStore {
+export function redisIdempotencyStore(
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  options: StoreOptions = {},
+): IdempotencyStore {
   const { ttlMs, pendingTtlMs, now } = settings(options);
   const client = redis.commands;
   const k = (key: string) => redis.key('idem', key);
   const marker = redis.key('idem', 'since');
   const write = (key: string, entry: Entry) => orUnavailable(() => client.set(k(key), JSON.stringify(entry), 'PX', ttlMs));
+  // Claims wait for REDIS_MIN_REPLICAS replicas (a failover must not lose one whose payment was sent). One they
+  // did not acknowledge in time is refused (503) and, when it took the key, frees it: nothing was sent.
+  const freeIfTaken = (key: string) => async (err: unknown) => {
+    if (err instanceof ReplicasBehindError && (err.reply as string[])[0] === '') await client.del(k(key)).catch(() => {});
+    throw err;
+  };
+  // A refused claim may still have reached a replica that a failover then promotes (the write arrived, its
+  // acknowledgement did not), where it would read as in progress, then unknown, for minutes. This process
+  // knows it sent nothing for it: a retry reaching it takes such a claim back at once. (A retry reaching
+  // another replica of the gateway takes the slow, equally safe path.)
+  const abandoned = new Set<string>();
+  const abandon = (entry: string) => {
+    abandoned.add(entry);
+    if (abandoned.size > MAX_ABANDONED_CLAIMS) abandoned.delete(abandoned.values().next().value!);
+  };
+  const takeOver = (key: string, token: string, entry: string) =>
+    orUnavailable(() => redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, entry, String(ttlMs))));
 
   return {
     async claim(key, fingerprint, meta) {
       const t = now();
-      const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs };
-      const [existing, since] = (await orUnavailable(() =>
-        client.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), JSON.stringify(pending), String(ttlMs)),
-      )) as [string, string];
-      if (existing === '') return { kind: 'claimed', clean: t - Number(since) >= ttlMs };
-      return interpret(JSON.parse(existing) as Entry, fingerprint, t, existing);
+      const pending = JSON.stringify({ state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs } satisfies Entry);
+      let reply: [string, string];
+      try {
+        reply = (await orUnavailable(() =>
+          redis.durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), pending, String(ttlMs))).catch(freeIfTaken(key)),
+        )) as [string, string];
+      } catch (err) {
+        abandon(pending);
+        throw err;
+      }
+      const [existing, since] = reply;
+      const clean = t - Number(since) >= ttlMs;
+      if (existing === '') return { kind: 'claimed', clean };
+      const entry = JSON.parse(existing) as Entry;
+      if (abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
+        abandoned.delete(existing);
+        return { kind: 'claimed', clean };
+      }
+      return interpret(entry, fingerprint, t, existing);
     },
     async reclaim(key, token, fingerprint, meta) {
       const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs };
-      const taken = await orUnavailable(() => client.eval(RECLAIM_SCRIPT, 1, k(key), token, JSON.stringify(pending), String(ttlMs)));
-      return taken === 1;
+      return (await takeOver(key, token, JSON.stringify(pending))) === 1;
     },
     async complete(key, fp, value) {
       await write(key, { state: 'done', fp, value });

@@ -1,2 +1,14 @@
-export { connectRedis, DEFAULT_REDIS_NAMESPACE, type ConnectRedisOptions, type GatewayRedis, type RedisRole } from './connections.js';
+export {
+  connectRedis,
+  durableWrite,
+  DEFAULT_REDIS_NAMESPACE,
+  ReplicasBehindError,
+  topologyOf,
+  type ConnectRedisOptions,
+  type GatewayRedis,
+  type RedisAddress,
+  type RedisClient,
+  type RedisRole,
+  type RedisTopology,
+} from './connections.js';
 export { checkRedisForLiveMode, RedisUnfitError, type RedisDurability, type RedisPersistence } from './live-check.js';

@@ -4,7 +4,7 @@
 // persists nothing loses every key on restart; the gateway copes (claims are
 // reconciled until the store has been up for a whole key lifetime), at the
 // cost of a lookup per payment for a day: warned.
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 
 export type RedisPersistence = 'rdb' | 'aof' | 'rdb+aof' | 'none' | 'unknown';
@@ -18,8 +18,19 @@ export class RedisUnfitError extends Error {
   override readonly name = 'RedisUnfitError';
 }
 
-/** Throws RedisUnfitError on an evicting policy; warns when nothing is persisted or persistence cannot be read. */
-export async function checkRedisForLiveMode(client: Redis, log: Logger): Promise<RedisDurability> {
+/**
+ * Throws RedisUnfitError on an evicting policy; warns when nothing is persisted or persistence cannot be read.
+ * On a Cluster every primary is checked (each holds some of the keys); the first unfit one is reported.
+ */
+export async function checkRedisForLiveMode(client: Redis | Cluster, log: Logger): Promise<RedisDurability> {
+  if (!(client instanceof Cluster)) return checkNode(client, log);
+  let last: RedisDurability | null = null;
+  for (const node of client.nodes('master')) last = await checkNode(node, log);
+  if (!last) throw new RedisUnfitError('Redis Cluster has no reachable primary');
+  return last;
+}
+
+async function checkNode(client: Redis, log: Logger): Promise<RedisDurability> {
   // INFO works where CONFIG is disabled (managed Redis services often rename it).
   const memory = parseInfo(await client.info('memory'));
   const maxmemoryPolicy = memory.get('maxmemory_policy') ?? 'unknown';

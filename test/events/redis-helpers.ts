@@ -1,6 +1,7 @@
 // Helpers for tests that use the real Redis at 127.0.0.1:6379.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis/index.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -10,13 +11,17 @@ export function uniqueNamespace(label: string): string {
 }
 
 /** Deletes every key under a prefix, with SCAN (KEYS would block a shared Redis). */
-export async function deleteByPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+export async function deleteByPrefix(client: RedisClient, prefix: string): Promise<void> {
+  // A Cluster's keys are spread over its primaries: SCAN each one.
+  const nodes: Redis[] = 'nodes' in client ? client.nodes('master') : [client];
+  for (const redis of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      for (const key of keys) await redis.del(key);
+      cursor = next;
+    } while (cursor !== '0');
+  }
 }
 
 /** Waits until `channel` has at least `count` subscribers (SUBSCRIBE is asynchronous). */

@@ -16,6 +16,8 @@ export interface RedisServerOptions {
   /** 'none' (default): an empty server after restart; 'aof': every write kept across restarts; 'rdb': snapshot settings on (only on shutdown/explicit SAVE). */
   persistence?: 'none' | 'aof' | 'rdb';
   requirePass?: string;
+  /** More `redis-server` arguments, e.g. `['--replicaof', '127.0.0.1', '6380']` or `['--cluster-enabled', 'yes']`. */
+  extraArgs?: string[];
 }
 
 export interface TestRedisServer {
@@ -59,6 +61,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   ];
   if (options.maxmemory) args.push('--maxmemory', options.maxmemory);
   if (options.requirePass) args.push('--requirepass', options.requirePass);
+  if (options.extraArgs) args.push(...options.extraArgs);
 
   let child: ChildProcess | null = null;
   const launch = async () => {
@@ -95,14 +98,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
 }
 
-function launchRedis(args: string[]): Promise<ChildProcess> {
+/** Starts `redis-server <args>` and resolves once its log shows `ready` (a data node's "Ready to accept connections" by default). */
+export function launchRedis(args: string[], ready = /Ready to accept connections/): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/Ready to accept connections/.test(output)) {
+      if (ready.test(output)) {
         child.stdout!.off('data', onData);
         // Keep draining so a chatty server never blocks on a full pipe.
         child.stdout!.resume();
@@ -120,7 +124,7 @@ function launchRedis(args: string[]): Promise<ChildProcess> {
 }
 
 /** A port that was free a moment ago (the OS picks it; redis-server then binds it). */
-function sparePort(): Promise<number> {
+export function sparePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -44,7 +44,10 @@ const backends: Array<[string, MakeStore]> = [
     'redis',
     (options) => {
       const store = `s${++storeCount}`;
-      return redisIdempotencyStore({ commands: redis.commands, key: (...parts) => redis.key(store, ...parts) }, options);
+      return redisIdempotencyStore(
+        { commands: redis.commands, durable: redis.durable, key: (...parts) => redis.key(store, ...parts) },
+        options,
+      );
     },
   ],
 ];

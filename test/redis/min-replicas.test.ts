@@ -1,0 +1,76 @@
+// REDIS_MIN_REPLICAS: a webhook is answered 200, and a money-moving call sent, only once its record is on the
+// primary and acknowledged by that many replicas (Redis WAIT). A primary without its replica: the webhook gets
+// 503 (the sender retries) and the payment SERVICE_UNAVAILABLE before anything reaches the service. Once the
+// replica is back, both go through, and the refused payment's retry (same key) is made once.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../gql/index.js';
+import { startStack, type TestStack } from '../helpers/gateway.js';
+import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
+import { Api } from '../helpers/sandbox-api.js';
+import { waitFor } from '../helpers/wait.js';
+import { postWebhook } from '../live/helpers.js';
+import { chargesByAmount, historyReferenceList } from './failover-traffic.js';
+
+const Charge = graphql(`
+  mutation MinReplicasCharge($input: CreateChargeInput!) {
+    createCharge(input: $input) {
+      __typename
+      ... on CreateChargePayload { reference }
+      ... on PaymentError { code }
+    }
+  }
+`);
+
+let primary: TestRedisServer;
+let replica: TestRedisServer | null = null;
+let stack: TestStack;
+let rest: Api;
+
+beforeAll(async () => {
+  // A replica that connects is sent the data set at once (no 5 s wait for more replicas to share it).
+  primary = await startRedisServer({ extraArgs: ['--repl-diskless-sync-delay', '0'] });
+  stack = await startStack({
+    env: { REDIS_URL: primary.url, REDIS_MIN_REPLICAS: '1', REDIS_REPLICA_TIMEOUT_MS: '100', SUBSCRIPTION_POLL_MS: '0' },
+  });
+  rest = new Api(stack.sandbox.url, stack.apiKey);
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await replica?.stop();
+  await primary?.stop();
+});
+
+const pay = (amount: number, idempotencyKey: string) =>
+  stack.gql(Charge, { input: { amount, phone: '58000000', provider: 'OPC_BF', idempotencyKey } }).then((r) => r.data?.createCharge);
+
+describe('REDIS_MIN_REPLICAS=1', () => {
+  it('without a replica: webhooks 503, payments SERVICE_UNAVAILABLE and not sent; with one: both go through, once', async () => {
+    const reference = `ch_min_replicas_${randomUUID()}`;
+    const body = JSON.stringify({ id: `evt_${reference}`, event: 'charge.success', data: { reference, status: 'success' } });
+    const key = randomUUID();
+
+    expect((await postWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, body)).status).toBe(503);
+    expect(await pay(701, key)).toMatchObject({ __typename: 'ServiceUnavailableError', code: 'SERVICE_UNAVAILABLE' });
+    expect((await chargesByAmount(rest)).get(701)).toBeUndefined();
+    expect(stack.logLines.some((l) => l.includes('acknowledged by 0 of the 1 replicas'))).toBe(true);
+
+    replica = await startRedisServer({ extraArgs: ['--replicaof', '127.0.0.1', String(primary.port)] });
+    let acknowledged: Awaited<ReturnType<typeof postWebhook>> | null = null;
+    await waitFor(
+      async () => (acknowledged = await postWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, body)).status === 200,
+      'the webhook to be acknowledged once the replica has synced',
+      10_000,
+      20,
+    );
+    // The refused delivery was appended on the primary: the re-sent one is its duplicate, acknowledged only
+    // once that first copy is on the replica, and the log holds it once.
+    expect(acknowledged!.json).toMatchObject({ duplicate: true });
+    expect((await historyReferenceList(stack)).filter((r) => r === reference)).toEqual([reference]);
+    const paid = await pay(701, key);
+    expect(paid?.__typename).toBe('CreateChargePayload');
+    expect(await pay(701, key)).toEqual(paid);
+    expect((await chargesByAmount(rest)).get(701)).toBe(1);
+  });
+});
