@@ -51,7 +51,7 @@ export interface StartGatewayOptions {
   webhookSecret?: string;
   /** Benchmarks only: run without the limits of src/limits/ to measure what they cost. */
   withoutLimits?: boolean;
-  /** The reconciler's time (tests hand in a manual clock); default: the real one. */
+  /** The time of the reconciler and the subscription pollers (tests hand in a manual clock); default: the real one. */
   clock?: Clock;
 }
 
@@ -100,6 +100,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       upstream,
       log,
       polling: { initialMs: config.subscriptions.pollInitialMs, maxMs: config.subscriptions.pollMaxMs },
+      ...(options.clock ? { timers: options.clock } : {}),
     });
     cleanup.push(async () => live.close());
 
