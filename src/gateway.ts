@@ -100,7 +100,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       upstream,
       log,
       polling: { initialMs: config.subscriptions.pollInitialMs, maxMs: config.subscriptions.pollMaxMs },
-      ...(options.clock ? { timers: options.clock } : {}),
+      ...(options.clock ? { pollTimers: options.clock } : {}),
     });
     cleanup.push(async () => live.close());
 
