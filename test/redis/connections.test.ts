@@ -10,8 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { checkRedisForLiveMode, connectRedis, RedisUnfitError, type GatewayRedis } from '../../src/redis/index.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { redisDeduplicator } from '../../src/webhooks/dedupe.js';
-import { createWebhookHandler } from '../../src/webhooks/receiver.js';
+import { acceptIntoLog, createWebhookHandler } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 import { settledThisTurn, waitFor } from './wait.js';
@@ -44,9 +43,14 @@ describe('the Redis owner', () => {
     try {
       expect(redis.key('idem', 'since')).toBe('ns-a:idem:since');
       expect((await clientNames()).sort()).toEqual(['ns-a:commands', 'ns-a:publisher', 'ns-a:subscriber']);
-      const dedupe = redisDeduplicator(redis);
-      expect(await dedupe.firstSeen('d1')).toBe(true);
-      expect(await observer.exists('ns-a:webhook-delivery:d1')).toBe(1);
+      // A bus on it keeps its log and the deliveries it has seen under the namespace too.
+      const bus = await createEventBus({ redis, log });
+      try {
+        expect(await bus.publishPaymentEventOnce(event('d1'), 60_000)).toMatchObject({ duplicate: false });
+        expect(await observer.exists('ns-a:webhook-delivery:d1', 'ns-a:events:log')).toBe(2);
+      } finally {
+        await bus.close();
+      }
     } finally {
       await redis.close();
     }
@@ -65,11 +69,11 @@ describe('the Redis owner', () => {
 
       await server.kill();
       await waitFor(() => redis.commands.status !== 'ready', 'the client to see the connection drop');
-      // Fail fast: a command (and the de-duplicator, and the idempotency store's typed error, and an append to
-      // the log) is refused within the same turn of the event loop: nothing waits for a reconnection or a timeout.
+      // Fail fast: a command (and a webhook delivery's append-once, the idempotency store's typed error, an append
+      // to the log) is refused within the same turn of the event loop: nothing waits for a reconnection or a timeout.
       const command = await settledThisTurn(redis.commands.get('anything'));
       expect(command.settled).toBe('error');
-      expect((await settledThisTurn(redisDeduplicator(redis).firstSeen('d2'))).settled).toBe('error');
+      expect((await settledThisTurn(bus.publishPaymentEventOnce(event('d2'), 60_000))).settled).toBe('error');
       const claim = await settledThisTurn(redisIdempotencyStore(redis).claim('p:op:k', 'fp', {}));
       expect(claim).toMatchObject({ settled: 'error', error: expect.any(ServiceUnavailableError) });
       const publish = await settledThisTurn(bus.publishPaymentEvent(event('while-down')));
@@ -98,11 +102,11 @@ describe('webhooks while Redis is down', () => {
   it('are answered 503 at once (the sender retries), and accepted again once Redis is back', async () => {
     const server = await startRedisServer();
     const redis = await connectRedis({ url: server.url, namespace: 'hooks' });
+    const bus = await createEventBus({ redis });
     const handler = createWebhookHandler({
       secret: 'whsec_down',
       scheme: 'hmac-sha256-hex',
-      dedupe: redisDeduplicator(redis),
-      publish: async () => {},
+      accept: acceptIntoLog(bus),
       log: createLogger('silent'),
     });
     let received = 0;
@@ -129,6 +133,7 @@ describe('webhooks while Redis is down', () => {
     } finally {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
+      await bus.close();
       await redis.close();
       await server.stop();
     }
