@@ -4,6 +4,7 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
+import { toClientError } from '../src/error-masking.js';
 import { maskUnexpected, withRequestId } from '../src/traceable-errors.js';
 
 const DETAIL = 'connect ECONNREFUSED 10.0.0.7:6379 (internal detail)';
@@ -38,5 +39,36 @@ describe('maskUnexpected', () => {
     const wrapped = new GraphQLError('Variable "$n" got invalid value.', { originalError: new GraphQLError('Int expected.') });
     expect((maskUnexpected(log)(wrapped) as GraphQLError).message).toBe('Variable "$n" got invalid value.');
     expect(errors()).toEqual([]);
+  });
+});
+
+describe('one shape for every unexpected error', () => {
+  it("a field's error (error-masking) and one outside execution (maskError) differ only in where they stand", () => {
+    const { log } = capture();
+    const inField = toClientError(
+      new GraphQLError(DETAIL, { path: ['charge', 'amount'], originalError: new RangeError(DETAIL) }),
+      'req-shape',
+      log,
+    );
+    const outside = withRequestId('req-shape', () => maskUnexpected(log)(new Error(DETAIL))) as GraphQLError;
+    const { path, ...fieldShape } = inField.toJSON();
+    expect(path).toEqual(['charge', 'amount']);
+    const { http, ...outsideExtensions } = outside.extensions as Record<string, unknown>;
+    // HTTP 500 only when the error is the whole answer (yoga reads it; it is not sent).
+    expect(http).toEqual({ status: 500 });
+    expect(inField.extensions).not.toHaveProperty('http');
+    expect(fieldShape).toEqual({ message: outside.message, extensions: outsideExtensions });
+    expect(fieldShape).toEqual({
+      message: 'Unexpected error.',
+      extensions: { code: 'INTERNAL_SERVER_ERROR', messageFr: expect.stringContaining('requestId'), requestId: 'req-shape' },
+    });
+  });
+
+  it('always carries a request id, one made up when no request is at hand', () => {
+    const { log, errors } = capture();
+    const masked = maskUnexpected(log)(new Error(DETAIL)) as GraphQLError;
+    const requestId = masked.extensions.requestId as string;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(errors()[0])).toContain(requestId);
   });
 });
