@@ -3,7 +3,6 @@
 // Secret values never appear in those lines, nor anywhere else.
 import { z } from 'zod';
 import { parseDurationSeconds } from './auth/duration.js';
-import { deriveClientTokenSecret, MIN_SECRET_BYTES } from './auth/keys.js';
 import { compileTrust, type TrustProxySetting } from './client-address.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
@@ -25,6 +24,8 @@ const httpUrl = z
   .string()
   .url()
   .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://');
+/** Shortest HMAC secret accepted: 256 bits, the HS256 output size (RFC 7518 §3.2). */
+export const MIN_SECRET_BYTES = 32;
 const hmacSecret = z.string().refine((s) => Buffer.byteLength(s, 'utf8') >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes`);
 const booleanFlag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const durationSeconds = z.string().transform((text, ctx) => {
@@ -151,7 +152,10 @@ export interface AuthConfig {
   issuer: string | null;
   audience: string | null;
   clientTokenTtlSeconds: number;
-  /** Null only in sandbox mode with no key configured (src/auth's withGeneratedSecrets fills it in). */
+  /**
+   * CLIENT_TOKEN_SECRET; null when unset: src/auth's withGeneratedSecrets then derives it from `jwtSecret`
+   * (or generates one in sandbox mode). The derivation lives there only, so this module imports nothing of auth's keys.
+   */
   clientTokenSecret: string | null;
 }
 
@@ -321,7 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       issuer: e.AUTH_ISSUER ?? null,
       audience: e.AUTH_AUDIENCE ?? null,
       clientTokenTtlSeconds: e.CLIENT_TOKEN_TTL,
-      clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? (e.AUTH_JWT_SECRET ? deriveClientTokenSecret(e.AUTH_JWT_SECRET) : null),
+      clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? null,
     },
     observability: {
       metricsToken: e.METRICS_TOKEN ?? null,

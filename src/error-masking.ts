@@ -14,6 +14,7 @@ import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } fro
 import { frenchOf } from './errors/graphql-fr.js';
 import { topLevelError, upstreamFailureText } from './errors/top-level.js';
 import type { Logger } from './logger.js';
+import { maskedError } from './traceable-errors.js';
 import { UpstreamCallError } from './upstream/errors.js';
 
 export function toClientError(error: GraphQLError, requestId: string, log: Logger): GraphQLError {
@@ -41,8 +42,13 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
     const code = error.extensions?.code ?? original?.extensions?.code;
     if (error.path === undefined || typeof code === 'string') return withFrench(error);
   }
-  log.error('unexpected error while resolving', { requestId, error: original ?? error });
-  return topLevelError('INTERNAL_SERVER_ERROR', undefined, { ...where, extensions: { requestId } });
+  // The one shape of an unexpected error (src/traceable-errors.ts), in place of this field.
+  return maskedError(original ?? error, log, requestId, {
+    path: error.path,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+  });
 }
 
 /** The error with `extensions.messageFr` (itself when it has one). */

@@ -17,12 +17,11 @@ import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/sto
 import { observedIdempotencyStore } from './idempotency/observed.js';
 import { createObservability, runUntraced } from './observability/index.js';
 import { checkRedisForLiveMode, connectRedis } from './redis/index.js';
-import { DEFAULT_DEDUPE_TTL_MS } from './webhooks/dedupe.js';
 import type { Logger } from './logger.js';
 import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './server.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
-import { createWebhookHandler } from './webhooks/receiver.js';
+import { acceptIntoLog, createWebhookHandler } from './webhooks/receiver.js';
 import { loadTrustedDocuments } from './trusted-documents.js';
 import { clientAddressing } from './client-address.js';
 import { readFileSync } from 'node:fs';
@@ -55,7 +54,7 @@ export interface StartGatewayOptions {
   webhookSecret?: string;
   /** Benchmarks only: run without the limits of src/limits/ to measure what they cost. */
   withoutLimits?: boolean;
-  /** The reconciler's time (tests hand in a manual clock); default: the real one. */
+  /** The time of the reconciler and the subscription pollers (tests hand in a manual clock); default: the real one. */
   clock?: Clock;
 }
 
@@ -134,6 +133,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       upstream,
       log,
       polling: { initialMs: config.subscriptions.pollInitialMs, maxMs: config.subscriptions.pollMaxMs },
+      ...(options.clock ? { pollTimers: options.clock } : {}),
     });
     cleanup.push(async () => live.close());
 
@@ -157,12 +157,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
             secret: webhookSecret,
             scheme: config.webhook.scheme,
             // In the log before the 200 (de-duplicated in the same atomic step): every replica delivers it from there.
-            accept: async (event) => {
-              const result = await bus.publishPaymentEventOnce(event, DEFAULT_DEDUPE_TTL_MS);
-              if (result.duplicate) return { duplicate: true, seq: result.seq };
-              live.onWebhook(result.event);
-              return { duplicate: false, seq: result.event.seq };
-            },
+            accept: acceptIntoLog(bus, (event) => live.onWebhook(event)),
             log,
             observe: observability.observeWebhook,
           }),

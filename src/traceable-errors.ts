@@ -1,6 +1,8 @@
 // Every error the gateway masks is traceable: the client gets "Unexpected
 // error." with `extensions.requestId`, and the server log gets the detail once,
-// under that id. This covers what src/error-masking.ts cannot see because it
+// under that id. maskedError below is the one shape of an unexpected error, wherever
+// it happens: src/error-masking.ts uses it for a field's error, and yoga's maskError
+// (maskUnexpected, here) for what src/error-masking.ts cannot see because it
 // happens outside execution (a crash while reading the request, in a plugin,
 // in validation, in a subscription's stream), where yoga calls `maskError`
 // with no request at hand: the request id travels in an AsyncLocalStorage set
@@ -9,6 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import { topLevelError, type TopLevelOptions } from './errors/top-level.js';
 import type { Logger } from './logger.js';
 
 const scope = new AsyncLocalStorage<string>();
@@ -18,10 +21,23 @@ export function withRequestId<T>(requestId: string, fn: () => T): T {
   return scope.run(requestId, fn);
 }
 
-/** The masked form of an unexpected error: logged once with its detail, answered with the id only. */
-export function maskedError(error: unknown, log: Logger, requestId: string = scope.getStore() ?? randomUUID()): GraphQLError {
+/**
+ * The masked form of an unexpected error, the same wherever it happened: "Unexpected error." with
+ * INTERNAL_SERVER_ERROR, its French and the request id (never absent); logged once with its detail.
+ * `at`: the field it replaces (path and location), for an error of one field in an otherwise answered
+ * operation; without it the error is the whole answer's, and HTTP says 500.
+ */
+export function maskedError(
+  error: unknown,
+  log: Logger,
+  requestId: string = scope.getStore() ?? randomUUID(),
+  at?: Pick<TopLevelOptions, 'path' | 'nodes' | 'source' | 'positions'>,
+): GraphQLError {
   log.error('unexpected error', { requestId, error });
-  return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId, http: { status: 500 } } });
+  return topLevelError('INTERNAL_SERVER_ERROR', undefined, {
+    ...at,
+    extensions: at ? { requestId } : { requestId, http: { status: 500 } },
+  });
 }
 
 /** Yoga's `maskedErrors.maskError`. */

@@ -44,7 +44,7 @@ describe('layering rules', () => {
     ['src/errors/x.ts', '../logger.js'],
     ['src/redis/x.ts', '../upstream/types.js'],
     ['src/idempotency/x.ts', '../schema/index.js'],
-    ['src/events/x.ts', '../webhooks/dedupe.js'],
+    ['src/events/x.ts', '../webhooks/receiver.js'],
     ['src/webhooks/x.ts', '../live/index.js'],
     ['src/live/x.ts', '../schema/index.js'],
     ['src/auth/x.ts', '../server.js'],

@@ -1,10 +1,7 @@
 // Key material of the two token kinds. The client-token key is never the staff
 // key itself: a leaked client-token key must not let anyone mint staff tokens.
 import { hkdfSync, randomBytes } from 'node:crypto';
-import type { AuthConfig } from '../config.js';
-
-/** Shortest HMAC secret accepted: 256 bits, the HS256 output size (RFC 7518 §3.2). */
-export const MIN_SECRET_BYTES = 32;
+import { MIN_SECRET_BYTES, type AuthConfig } from '../config.js';
 
 const CLIENT_TOKEN_KEY_INFO = 'momo-gateway/client-token-key/v1';
 
@@ -31,10 +28,10 @@ export interface CompletedAuth {
 }
 
 /**
- * Fills in what sandbox mode may leave unset: with no staff key at all, a
- * fresh HS256 secret; with no client-token key, one derived from the staff
- * secret, or a fresh one. Live configurations pass through unchanged (loadConfig
- * refuses a live configuration that lacks them).
+ * Fills in the keys the configuration leaves unset: with no staff key at all (sandbox mode), a fresh
+ * HS256 secret; with no CLIENT_TOKEN_SECRET, one derived from the staff secret (the one place that
+ * derives it: every replica with the same AUTH_JWT_SECRET gets the same key), or a fresh one in sandbox
+ * mode (loadConfig refuses a live configuration that could get neither).
  */
 export function withGeneratedSecrets(auth: AuthConfig): CompletedAuth {
   const generatedJwtSecret = auth.jwtSecret === null && auth.jwksUrl === null;

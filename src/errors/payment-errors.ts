@@ -304,6 +304,7 @@ function isAllowed(error: PaymentError, allowed: readonly PaymentErrorClass[]): 
   return allowed.some((cls) => error instanceof cls);
 }
 
+/** A failure whose outcome is known (toPaymentError has returned for the others): refused, nothing done. */
 function typedFromUpstream(err: UpstreamCallError, context: { resource?: ResourceKind; reference?: string }): PaymentError {
   switch (err.code) {
     case 'INVALID_DATA':
@@ -351,15 +352,6 @@ function typedFromUpstream(err: UpstreamCallError, context: { resource?: Resourc
         );
       }
       return upstreamError('UNKNOWN_ERROR', UPSTREAM_TEXTS.UNKNOWN_ERROR!);
-    case 'UPSTREAM_UNAVAILABLE':
-      return err.outcomeUnknown
-        ? new UpstreamError(
-            'UPSTREAM_UNAVAILABLE',
-            'The payment service did not answer in time; the operation may have gone through. Check before retrying.',
-            true,
-            'Le service de paiement n’a pas répondu à temps ; l’opération a pu aboutir. Vérifiez avant de réessayer.',
-          )
-        : upstreamError('UPSTREAM_UNAVAILABLE', UPSTREAM_TEXTS.UPSTREAM_UNAVAILABLE!);
     default:
       return upstreamError(err.code, UPSTREAM_TEXTS[err.code] ?? SERVICE_ERROR);
   }

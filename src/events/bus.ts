@@ -241,7 +241,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     },
     async publishPaymentEventOnce(event, ttlMs) {
       ensureOpen();
-      // The key the webhook de-duplicator uses too: one notion of "this delivery was seen".
+      // The gateway's one notion of "this delivery was seen" (the webhook receiver's acceptIntoLog).
       return eventLog.appendOnce(event, redis ? redis.key('webhook-delivery', event.id) : event.id, ttlMs);
     },
     subscribePaymentEvents(options = {}) {

@@ -1,5 +1,8 @@
 // GraphiQL's page (megabytes of inlined assets) goes out compressed: brotli or
 // gzip as the browser accepts, each compressed once per process and reused.
+// Not yoga's useContentEncoding (@whatwg-node/server), whose rules differ from ours: it also inflates
+// request bodies sent with Content-Encoding (a gzip bomb would pass MAX_BODY_BYTES, counted on the wire),
+// recompresses every response on each request instead of this one page once, ignores q=0 and sends no Vary.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';

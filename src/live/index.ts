@@ -19,9 +19,10 @@ import type { LoggedPaymentEvent, PaymentEventRecord } from '../events/payment-e
 import type { StreamId } from '../events/stream-id.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { createResourceFetcher, type LiveResource } from './fetch-resource.js';
-import { createPollers, type PollingOptions } from './pollers.js';
+import { createPollers, type PollingOptions, type PollTimers } from './pollers.js';
 import { isForwardChange, isTerminal } from './status-order.js';
 import { isNotFound } from '../upstream/errors.js';
+import { canonicalReference } from '../upstream/checkout-reference.js';
 
 const EVENT_RESOURCE_TTL_MS = 10_000;
 export const DEFAULT_REFRESH_GRACE_MS = 1_000;
@@ -67,11 +68,13 @@ export interface LiveUpdatesOptions {
   upstream: UpstreamClient;
   log: Logger;
   polling: PollingOptions;
+  /** The pollers' timers; default: the real ones (tests hand in a manual clock). */
+  pollTimers?: PollTimers;
   /** How long a watcher waits for another replica's refresh before fetching itself. Default 1000 ms. */
   refreshGraceMs?: number;
 }
 
-export function createLiveUpdates({ bus, upstream, log, polling, refreshGraceMs }: LiveUpdatesOptions): LiveUpdates {
+export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, refreshGraceMs }: LiveUpdatesOptions): LiveUpdates {
   const graceMs = refreshGraceMs ?? DEFAULT_REFRESH_GRACE_MS;
   const fetchResource = createResourceFetcher(upstream);
   // A fresh fetch (not joined to one already running, which may predate the event).
@@ -79,11 +82,10 @@ export function createLiveUpdates({ bus, upstream, log, polling, refreshGraceMs 
   const byEvent = new Map<string, Promise<LiveResource | null>>();
   const publish = (type: ResourceKind, resource: LiveResource, cause?: string) =>
     bus.publishResourceChanged({ type, reference: resource.reference, status: resource.status, resource, ...(cause ? { cause } : {}) });
-  const pollers = createPollers(fetchResource, (type, resource) => publish(type, resource), polling, log);
+  const pollers = createPollers(fetchResource, (type, resource) => publish(type, resource), polling, log, pollTimers);
 
   /** Checkouts have two reference forms; subscriptions and events use the one fetch returns. */
-  const canonicalReference = async (type: ResourceKind, reference: string) =>
-    type === 'checkout' && reference.startsWith('chk_') ? (await fetchResource(type, reference)).reference : reference;
+  const toCanonical = (type: ResourceKind, reference: string) => canonicalReference(type, reference, (r) => fetchResource('checkout', r));
 
   return {
     history: bus.log,
@@ -112,7 +114,7 @@ export function createLiveUpdates({ bus, upstream, log, polling, refreshGraceMs 
           void changes?.return();
           void events?.return();
         });
-        const canonical = await canonicalReference(type, reference);
+        const canonical = await toCanonical(type, reference);
         if (stopped) return;
         changes = bus.subscribeResourceChanged(type, canonical);
         events = bus.subscribeResourceEvents(type, canonical);

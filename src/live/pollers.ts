@@ -15,9 +15,26 @@ export interface PollingOptions {
   factor?: number;
 }
 
+/**
+ * The timers pollers wait on (the shape of src/reconcile/clock.ts's Clock, which this layer may not import):
+ * real ones by default; tests hand in a manual clock and move time instead of waiting for it.
+ */
+export interface PollTimers {
+  setTimeout(fn: () => void, ms: number): { cancel(): void };
+}
+
+const REAL_TIMERS: PollTimers = {
+  setTimeout(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    // Polling never keeps a process alive on its own.
+    timer.unref();
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
 interface Poller {
   subscribers: number;
-  timer: NodeJS.Timeout | null;
+  timer: { cancel(): void } | null;
   intervalMs: number;
   lastStatus: string | null;
   stopped: boolean;
@@ -28,14 +45,15 @@ export function createPollers(
   publish: (type: ResourceKind, resource: LiveResource) => Promise<void>,
   options: PollingOptions,
   log: Logger,
+  timers: PollTimers = REAL_TIMERS,
 ) {
   const pollers = new Map<string, Poller>();
   const factor = options.factor ?? 1.5;
 
   const schedule = (key: string, type: ResourceKind, reference: string, poller: Poller) => {
     if (poller.stopped) return;
-    poller.timer = setTimeout(() => void tick(key, type, reference, poller), poller.intervalMs);
-    poller.timer.unref();
+    // The tick's promise is handed back: a manual clock waits for the poll before it moves on (real timers ignore it).
+    poller.timer = timers.setTimeout(() => tick(key, type, reference, poller), poller.intervalMs);
   };
 
   const tick = async (key: string, type: ResourceKind, reference: string, poller: Poller) => {
@@ -79,7 +97,7 @@ export function createPollers(
         joined.subscribers -= 1;
         if (joined.subscribers === 0) {
           joined.stopped = true;
-          if (joined.timer) clearTimeout(joined.timer);
+          joined.timer?.cancel();
           pollers.delete(key);
         }
       };
@@ -91,7 +109,7 @@ export function createPollers(
     stopAll(): void {
       for (const p of pollers.values()) {
         p.stopped = true;
-        if (p.timer) clearTimeout(p.timer);
+        p.timer?.cancel();
       }
       pollers.clear();
     },

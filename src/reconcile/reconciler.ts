@@ -15,6 +15,7 @@ import type { PaymentEventRecord } from '../events/payment-event.js';
 import { isForwardChange, isTerminal, statusRank } from '../live/status-order.js';
 import type { LiveResource } from '../live/fetch-resource.js';
 import type { Logger } from '../logger.js';
+import { canonicalReference } from '../upstream/checkout-reference.js';
 import { isNotFound } from '../upstream/errors.js';
 import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { Clock } from './clock.js';
@@ -181,7 +182,7 @@ export function startReconciler(options: ReconcilerOptions): Reconciler {
     watch(type, reference) {
       void (async () => {
         // Events name checkouts by their UUID: watch that form, not the chk_ one the creation returned.
-        const canonical = type === 'checkout' && reference.startsWith('chk_') ? (await fetchers.checkout(reference)).reference : reference;
+        const canonical = await canonicalReference(type, reference, fetchers.checkout);
         const now = clock.now();
         await store.add({ type, reference: canonical, createdAt: now, lastStatus: null, intervalMs: afterMs, dueAt: now + afterMs });
       })().catch((err: unknown) => log.warn('could not start watching a created resource', { type, reference, error: err }));

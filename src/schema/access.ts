@@ -7,6 +7,7 @@ import type { AuthFailureReason, ClientResource, Scope } from '../auth/index.js'
 import { topLevelError, type TokenProblem } from '../errors/top-level.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
 import type { GatewayContext } from './context.js';
+import { isInitializationReference } from '../upstream/checkout-reference.js';
 
 /** A staff token with `scope`, or (when `client` names one) a client token bound to that very resource. */
 export interface AccessRule<Args> {
@@ -49,7 +50,7 @@ async function isOwnResource(ctx: GatewayContext, asked: ClientResource | null):
   if (principal.resource.reference === asked.reference) return true;
   // Another `chk_…` is another checkout. A UUID is compared with the UUID of the token's own checkout:
   // only the caller's own checkout is ever fetched, never the one asked about.
-  if (asked.kind !== 'checkout' || asked.reference.startsWith('chk_')) return false;
+  if (asked.kind !== 'checkout' || isInitializationReference(asked.reference)) return false;
   const own = await ctx.loaders.checkout.load(principal.resource.reference).catch(() => null);
   return own !== null && own.reference === asked.reference;
 }

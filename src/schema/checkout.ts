@@ -7,6 +7,7 @@ import { CheckoutStatusEnum, ProviderEnum } from './enums.js';
 import { IdempotencyConflictError, RateLimitedError, UpstreamError, ValidationError } from '../errors/payment-errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import type { Checkout, CheckoutStatus, Provider } from '../upstream/types.js';
+import { isInitializationReference } from '../upstream/checkout-reference.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
 import { ChargeRef, CheckoutRef } from './refs.js';
 import { loadNodes } from './nodes.js';
@@ -78,7 +79,7 @@ interface CheckoutFilter extends CommonFilter {
  * its other name, found with one fetch (null: no such checkout, so nothing matches).
  */
 async function listedReference(reference: string, ctx: GatewayContext): Promise<string | null> {
-  if (!reference.startsWith('chk_')) return reference;
+  if (!isInitializationReference(reference)) return reference;
   return (await ctx.loaders.checkout.load(reference))?.reference ?? null;
 }
 

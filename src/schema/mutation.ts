@@ -42,7 +42,7 @@ export type IdempotencyRule<Arg, Request, Payload> =
       notNeeded: string;
     };
 
-export interface PaymentMutation<Arg, Request, Payload> {
+export interface PaymentMutation<Arg, Request, Payload extends object> {
   description: string;
   /** The single argument: `input` (an input object) for most, `reference` for cancelSettlement. */
   arg:
@@ -70,7 +70,7 @@ export interface PaymentMutation<Arg, Request, Payload> {
   created?: (payload: Payload) => Array<{ kind: ResourceKind; reference: string }>;
 }
 
-export function paymentMutation<Arg, Request, Payload>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
+export function paymentMutation<Arg, Request, Payload extends object>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
   if (spec.movesMoney) MONEY_MOVING_MUTATIONS.add(name);
   // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable,
   // and every mutation may be refused by the caller's rate limits (src/limits/).
@@ -111,13 +111,17 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
     });
   };
 
+  // Pothos types a resolver's result by whether the field is a list, a question it cannot answer for a type
+  // parameter: the field is declared with the payload's ref seen as a plain object type (every payload is one).
+  const payloadRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, object> = spec.payload;
+
   builder.mutationField(name, (t) =>
     t.field({
       ...access<Record<string, unknown>>({
         scope: spec.access.scope,
         client: clientRule ? (args) => clientRule(args[spec.arg.name] as Arg) : undefined,
       }),
-      type: spec.payload,
+      type: payloadRef,
       description: spec.description,
       args: {
         [spec.arg.name]:
@@ -127,9 +131,7 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
       },
       // A money-moving mutation is refused while its idempotency guard (Redis) is unreachable.
       errors: { types: [...errors], union: spec.result },
-      // Payload is a type parameter here, which Pothos's list-aware result type cannot see through;
-      // every payload is an object type, so the resolver's promise of Payload is what it expects.
-      resolve: (async (_root: unknown, args: Record<string, unknown>, ctx: GatewayContext) => {
+      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: GatewayContext) => {
         const arg = args[spec.arg.name] as Arg;
         const target = spec.target?.(arg);
         try {
@@ -141,7 +143,7 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
           if (spec.movesMoney) audit(ctx, name, { arg, target, outcome: typed.code });
           throw typed;
         }
-      }) as never,
+      },
     }),
   );
 }

@@ -4,32 +4,33 @@
 // Order of checks, cheapest and least trusting first:
 //   method (405) -> content type (415) -> signature header present (400)
 //   -> declared size (413) -> bounded read (413) -> signature (400)
-//   -> JSON object (400) -> dedupe -> append to the event log -> 200.
+//   -> JSON object (400) -> de-duplicate and append to the event log, in one atomic step -> 200.
 // Nothing from an unverified body is logged beyond its length. The payment
 // service is never called here: the record is published and the request ends.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SignatureScheme } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryDeduplicator } from './dedupe.js';
+import type { EventBus } from '../events/bus.js';
 import type { LoggedPaymentEvent, PaymentEventRecord } from '../events/payment-event.js';
 import { encodeEventId } from '../events/stream-id.js';
 import { isObject, toPaymentEventRecord } from './event.js';
 import { verifySignature } from './signature.js';
 
 export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
+/** How long a delivery id is remembered as seen (a re-send within it is answered as a duplicate). */
+export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** What `accept` answers: whether the delivery was seen before, and the event's log id when known. */
+export type Acceptance = { duplicate: boolean; seq: string | null };
 
 export interface WebhookHandlerDeps {
   secret: string;
   scheme: SignatureScheme;
-  /** With `publish`: de-duplicate, then append (the path without `accept`). */
-  dedupe?: DeliveryDeduplicator;
-  /** Appends the event to the durable log; the answer is 200 only once it resolves (503 when it rejects). */
-  publish?: (event: PaymentEventRecord) => Promise<LoggedPaymentEvent | void>;
   /**
-   * When given, used instead of `dedupe` + `publish`: de-duplicates and appends to the log in one atomic
-   * step (`seq`: the event's log id, when known). Rejects when it cannot (the answer is then 503).
+   * De-duplicates and appends to the log in one atomic step (`seq`: the event's log id, when known); rejects
+   * when it cannot (the answer is then 503). Production's is acceptIntoLog.
    */
-  accept?: (event: PaymentEventRecord) => Promise<{ duplicate: boolean; seq: string | null }>;
+  accept: (event: PaymentEventRecord) => Promise<Acceptance>;
   log: Logger;
   maxBytes?: number;
   now?: () => Date;
@@ -43,8 +44,6 @@ export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 
 export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
   if (deps.secret.length === 0) throw new Error('webhook secret must not be empty');
-  const twoSteps = deps.dedupe && deps.publish ? { dedupe: deps.dedupe, publish: deps.publish } : null;
-  if (!deps.accept && !twoSteps) throw new Error('the webhook handler needs `accept`, or `dedupe` and `publish`');
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
   const now = deps.now ?? (() => new Date());
   const { log } = deps;
@@ -107,59 +106,45 @@ export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
       const record = toPaymentEventRecord(body, raw, now());
       const fields = { id: record.id, kind: record.kind, reference: record.reference };
 
-      if (deps.accept) {
-        // De-duplicated and appended in one atomic step: nothing is ever marked seen without being logged.
-        let accepted: Awaited<ReturnType<NonNullable<WebhookHandlerDeps['accept']>>>;
-        try {
-          accepted = await deps.accept(record);
-        } catch (err) {
-          log.error('webhook append failed', { ...fields, error: err });
-          return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
-        }
-        const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq) } : {};
-        if (accepted.duplicate) {
-          observe('duplicate');
-          log.info('webhook duplicate', fields);
-          return reply(req, res, 200, { ok: true, duplicate: true, id: record.id, ...eventId });
-        }
-        log.info('webhook accepted', fields);
-        return reply(req, res, 200, { ok: true, duplicate: false, id: record.id, ...eventId });
-      }
-
-      // Checked at construction: without `accept`, both are there.
-      const { dedupe, publish } = twoSteps!;
-      let first: boolean;
+      // De-duplicated and appended in one atomic step: nothing is ever marked seen without being logged.
+      let accepted: Acceptance;
       try {
-        first = await dedupe.firstSeen(record.id);
+        accepted = await deps.accept(record);
       } catch (err) {
-        log.error('webhook dedupe failed', { ...fields, error: err });
+        log.error('webhook append failed', { ...fields, error: err });
         return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
       }
-      if (!first) {
+      // `eventId`: the event's id in the log (PaymentEvent.id); `id`: the delivery id, the same for every re-send.
+      const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq) } : {};
+      if (accepted.duplicate) {
         observe('duplicate');
         log.info('webhook duplicate', fields);
-        return reply(req, res, 200, { ok: true, duplicate: true, id: record.id });
-      }
-
-      let logged: LoggedPaymentEvent | void;
-      try {
-        logged = await publish(record);
-      } catch (err) {
-        // Un-mark it, so the sender's retry (it gets a 5xx) is published rather than called a duplicate.
-        await dedupe.release(record.id).catch((releaseErr: unknown) => {
-          log.error('webhook dedupe release failed', { ...fields, error: releaseErr });
-        });
-        log.error('webhook publish failed', { ...fields, error: err });
-        return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
+        return reply(req, res, 200, { ok: true, duplicate: true, id: record.id, ...eventId });
       }
       log.info('webhook accepted', fields);
-      // `eventId`: the event's id in the log (PaymentEvent.id); `id`: the delivery id, the same for every re-send.
-      return reply(req, res, 200, { ok: true, duplicate: false, id: record.id, ...(logged ? { eventId: encodeEventId(logged.seq) } : {}) });
+      return reply(req, res, 200, { ok: true, duplicate: false, id: record.id, ...eventId });
     } catch (err) {
       log.error('webhook handler failed', { error: err });
       if (!res.headersSent) reply(req, res, 500, { ok: false, error: 'internal_error' });
       else res.destroy();
     }
+  };
+}
+
+/**
+ * Production's `accept`: the event log's own "append once" (EventBus.publishPaymentEventOnce), the one notion
+ * of "this delivery was seen" in the gateway; `onAccepted` is told of each new event (not of duplicates).
+ */
+export function acceptIntoLog(
+  bus: Pick<EventBus, 'publishPaymentEventOnce'>,
+  onAccepted: (event: LoggedPaymentEvent) => void = () => {},
+  ttlMs: number = DEFAULT_DEDUPE_TTL_MS,
+): WebhookHandlerDeps['accept'] {
+  return async (event) => {
+    const result = await bus.publishPaymentEventOnce(event, ttlMs);
+    if (result.duplicate) return { duplicate: true, seq: result.seq };
+    onAccepted(result.event);
+    return { duplicate: false, seq: result.event.seq };
   };
 }
 

@@ -121,6 +121,22 @@ describe('client tokens', () => {
     await expect(verifier.verify(genuine)).resolves.toMatchObject({ kind: 'client', resource: charge });
   });
 
+  it('are refused when the subject does not name the bound resource (a genuine signature notwithstanding)', async () => {
+    const signed = (subject: string) =>
+      new SignJWT({ rsc: { k: 'charge', r: 'ch_123' } })
+        .setProtectedHeader({ alg: 'HS256', typ: 'client+jwt' })
+        .setIssuer('momo-gateway')
+        .setAudience('momo-gateway:client')
+        .setSubject(subject)
+        .setExpirationTime(inOneHour())
+        .sign(new TextEncoder().encode(CLIENT_SECRET));
+    await expect(verifier.verify(await signed('client:charge:ch_123'))).resolves.toMatchObject({ kind: 'client', resource: charge });
+    for (const subject of ['client:charge:ch_999', 'client:checkout:ch_123', 'ops']) {
+      const mismatched = await signed(subject);
+      expect((await refusal(verifier.verify(mismatched), mismatched)).reason, subject).toBe('claims');
+    }
+  });
+
   it('refuse to be minted for anything but one charge or checkout', async () => {
     await expect(verifier.mintClientToken({ kind: 'charge', reference: '' })).rejects.toThrow();
     await expect(verifier.mintClientToken({ kind: 'transfer' as 'charge', reference: 'tr_1' })).rejects.toThrow();

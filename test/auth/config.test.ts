@@ -1,6 +1,6 @@
 // The auth variables of src/config.ts, and what sandbox mode fills in.
 import { describe, expect, it } from 'vitest';
-import { createTokenVerifier, mintStaffToken, SCOPES, withGeneratedSecrets } from '../../src/auth/index.js';
+import { createTokenVerifier, deriveClientTokenSecret, mintStaffToken, SCOPES, withGeneratedSecrets } from '../../src/auth/index.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 const SECRET = 'auth-config-test-secret-0123456789abcdef';
@@ -55,12 +55,22 @@ describe('auth configuration', () => {
   });
 
   it('derives a distinct, stable client-token key from AUTH_JWT_SECRET when none is set', () => {
-    const a = loadConfig({ AUTH_JWT_SECRET: SECRET }).auth.clientTokenSecret;
-    expect(a).not.toBeNull();
+    const clientKey = (env: Record<string, string>) => {
+      const { auth } = loadConfig(env);
+      // The configuration leaves it unset; the one derivation is withGeneratedSecrets'.
+      expect(auth.clientTokenSecret).toBeNull();
+      return withGeneratedSecrets(auth).auth.clientTokenSecret;
+    };
+    const a = clientKey({ AUTH_JWT_SECRET: SECRET });
     expect(a).not.toBe(SECRET);
-    expect(a!.length).toBeGreaterThanOrEqual(32);
-    expect(loadConfig({ AUTH_JWT_SECRET: SECRET }).auth.clientTokenSecret).toBe(a); // replicas agree
-    expect(loadConfig({ AUTH_JWT_SECRET: `${SECRET}!` }).auth.clientTokenSecret).not.toBe(a);
+    expect(a.length).toBeGreaterThanOrEqual(32);
+    expect(clientKey({ AUTH_JWT_SECRET: SECRET })).toBe(a); // replicas agree
+    expect(clientKey({ AUTH_JWT_SECRET: `${SECRET}!` })).not.toBe(a);
+    expect(clientKey({ ...LIVE, AUTH_JWT_SECRET: SECRET })).toBe(a); // live mode too
+    // A configured key is used as it is.
+    expect(
+      withGeneratedSecrets(loadConfig({ AUTH_JWT_SECRET: SECRET, CLIENT_TOKEN_SECRET: 'y'.repeat(32) }).auth).auth.clientTokenSecret,
+    ).toBe('y'.repeat(32));
   });
 
   it('refuses short secrets and non-HTTP JWKS URLs in one line that shows no secret', () => {
@@ -111,7 +121,10 @@ describe('withGeneratedSecrets (sandbox mode)', () => {
 
   it('keeps a configured secret, and generates only a client-token key next to a JWKS URL', () => {
     const configured = loadConfig({ AUTH_JWT_SECRET: SECRET }).auth;
-    expect(withGeneratedSecrets(configured)).toEqual({ auth: configured, generatedJwtSecret: false });
+    expect(withGeneratedSecrets(configured)).toEqual({
+      auth: { ...configured, clientTokenSecret: deriveClientTokenSecret(SECRET) },
+      generatedJwtSecret: false,
+    });
 
     const { auth, generatedJwtSecret } = withGeneratedSecrets(loadConfig({ AUTH_JWKS_URL: 'https://idp.example/jwks' }).auth);
     expect(generatedJwtSecret).toBe(false);

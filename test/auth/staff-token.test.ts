@@ -53,13 +53,16 @@ describe('staff tokens (HS256)', () => {
   });
 
   it('a token verified once stays subject to its expiry (the verified-token cache never outlives it)', async () => {
+    // A 10 s token: its exp + 30 s tolerance (40 s) ends before the cache's own 60 s lifetime, so a cache
+    // entry kept for the longer of the two would still admit it at 45 s.
     let clock = new Date();
     const moving = createTokenVerifier(authConfig(), { now: () => clock });
-    const minted = await mintStaffToken({ secret: SECRET, scopes: ['payments:read'], subject: 'ops', ttlSeconds: 60, now: clock });
+    const minted = await mintStaffToken({ secret: SECRET, scopes: ['payments:read'], subject: 'ops', ttlSeconds: 10, now: clock });
+    const mintedAt = clock.getTime();
     await expect(moving.verify(minted.token)).resolves.toMatchObject({ subject: 'ops' });
-    clock = new Date(clock.getTime() + 80_000); // within the 30 s tolerance: still admitted, from the cache or not
+    clock = new Date(mintedAt + 35_000); // within the 30 s tolerance: still admitted, from the cache or not
     await expect(moving.verify(minted.token)).resolves.toMatchObject({ subject: 'ops' });
-    clock = new Date(clock.getTime() + 15_000); // 95 s after minting: past exp + tolerance
+    clock = new Date(mintedAt + 45_000); // past exp + tolerance, within a minute of the first verification
     expect((await refusal(moving.verify(minted.token), minted.token)).reason).toBe('expired');
   });
 

@@ -85,6 +85,40 @@ describe.each([
   });
 });
 
+// The one "already seen" of webhook deliveries (the receiver's acceptIntoLog): what the deleted
+// webhooks/dedupe.ts tests asked of their de-duplicator, asked of the log's own append-once.
+describe('append once', () => {
+  it('in memory: a re-send within the TTL is a duplicate naming the first copy, one after it is a new event', async () => {
+    let now = 1_000_000;
+    const log = memoryEventLog({ now: () => now });
+    const first = await log.appendOnce(record('resent'), 'resent', 1_000);
+    expect(first.duplicate).toBe(false);
+    const seq = (first as { event: { seq: string } }).event.seq;
+    now += 999;
+    expect(await log.appendOnce(record('resent'), 'resent', 1_000)).toEqual({ duplicate: true, seq });
+    // Another delivery is not held up by it.
+    expect((await log.appendOnce(record('other'), 'other', 1_000)).duplicate).toBe(false);
+    now += 1;
+    expect((await log.appendOnce(record('resent'), 'resent', 1_000)).duplicate).toBe(false);
+    expect((await log.ascending(null, 10)).map((e) => e.id)).toEqual(['resent', 'other', 'resent']);
+  });
+
+  it('on Redis: the seen mark is kept under the namespace for the TTL it was given (no wait: its PTTL says so)', async () => {
+    const events = await bus(true);
+    const observer = new Redis(REDIS_URL);
+    try {
+      const id = `ttl-${Date.now()}`;
+      expect((await events.publishPaymentEventOnce(record(id), 60_000)).duplicate).toBe(false);
+      const ttl = await observer.pttl(`${namespace}:webhook-delivery:${id}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect((await events.publishPaymentEventOnce(record(id), 60_000)).duplicate).toBe(true);
+    } finally {
+      await observer.quit();
+    }
+  });
+});
+
 describe('retention', () => {
   it('an `after` whose followers were trimmed away is refused; one still followed by everything is accepted', async () => {
     const events = await bus(false, { memoryLogEntries: 5 });

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/redis/index.js';
+import { waitFor } from '../helpers/wait.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -26,11 +27,10 @@ export async function deleteByPrefix(client: RedisClient, prefix: string): Promi
 
 /** Waits until `channel` has at least `count` subscribers (SUBSCRIBE is asynchronous). */
 export async function waitForSubscribers(redis: Redis, channel: string, count: number, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reply = (await redis.pubsub('NUMSUB', channel)) as [string, number];
-    if (Number(reply[1]) >= count) return;
-    if (Date.now() > deadline) throw new Error(`channel ${channel} has ${reply[1]} subscribers, wanted ${count}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(
+    async () => Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) >= count,
+    `${count} subscriber(s) of ${channel}`,
+    timeoutMs,
+    10,
+  );
 }

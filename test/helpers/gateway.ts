@@ -47,7 +47,7 @@ export interface StackOptions {
   webhookSecret?: string;
   /** Point the sandbox's webhooks at this gateway (signed with its secret), as `npm start` does. */
   sandboxWebhooks?: boolean;
-  /** The gateway's own clock (reconciliation), e.g. the sandbox's manual clock. Default: the real one. */
+  /** The gateway's own clock (reconciliation, subscription pollers), e.g. the sandbox's manual clock. Default: the real one. */
   clock?: StartGatewayOptions['clock'];
 }
 

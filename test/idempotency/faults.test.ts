@@ -23,7 +23,7 @@ import { UpstreamCallError } from '../../src/upstream/errors.js';
 import type { Transfer, UpstreamClient } from '../../src/upstream/types.js';
 import { startFaultProxy, type FaultAction, type FaultProxy } from '../helpers/fault-proxy.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
-import { beforeTimer, waitFor } from '../redis/wait.js';
+import { settledThisTurn, waitFor } from '../redis/wait.js';
 
 const client = (baseUrl: string, apiKey: string) =>
   createUpstreamClient({ baseUrl, apiKey, timeoutMs: 5_000, pageParam: 'page', pageSizeParam: 'page_size', pageSize: 20 });
@@ -145,7 +145,9 @@ describe('a Redis that fails', () => {
       const store = redisIdempotencyStore(redis, { now });
       const p = payments();
       await server.kill();
-      const refused = await beforeTimer(p.run(store, 'down'), 1000);
+      await waitFor(() => redis.commands.status !== 'ready', 'the client to see the connection drop');
+      // At once: refused within this turn of the event loop, not after a reconnection or a timeout.
+      const refused = await settledThisTurn(p.run(store, 'down'));
       expect(refused).toMatchObject({ settled: 'error', error: expect.any(ServiceUnavailableError) });
       expect((refused as { error: ServiceUnavailableError }).error.retryable).toBe(true);
       expect(p.done.size).toBe(0);

@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyConflictError, ValidationError } from '../../src/errors/payment-errors.js';
-import { DEFAULT_SETTLE_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH, mayHaveReachedService, runIdempotent } from '../../src/idempotency/run.js';
+import {
+  DEFAULT_SETTLE_WINDOW_MS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  mayHaveReachedService,
+  runIdempotent,
+  scopedKey,
+} from '../../src/idempotency/run.js';
 import {
   DEFAULT_PENDING_TTL_MS,
   IDEMPOTENCY_TTL_MS,
@@ -219,7 +225,7 @@ describe.each(backends)('%s store', (name, makeStore) => {
     async function fingerprintOf(s: IdempotencyStore, input: unknown) {
       // Claim exactly as run.ts would, under the same scoped key and fingerprint.
       const { createHash } = await import('node:crypto');
-      const { stableJson, scopedKey } = await import('../../src/idempotency/run.js');
+      const { stableJson } = await import('../../src/idempotency/run.js');
       return s.claim(scopedKey('staff-1', 'createCharge', 'orphan'), createHash('sha256').update(stableJson(input)).digest('hex'), {
         extId: 'idem_orphan',
       });
@@ -264,16 +270,20 @@ describe.each(backends)('%s store', (name, makeStore) => {
     expect(await run('alice')).toBe('paid by alice');
     expect(await run('bob')).toBe('paid by bob');
     expect(await run('alice')).toBe('paid by alice');
-    // A principal containing the separator cannot reach into another one's keys.
-    const sneaky = await runIdempotent({
-      store,
-      principal: 'alice:createCharge',
-      operation: 'createCharge',
-      key: 'x',
-      input: { amount: 1 },
-      execute: async () => 'own',
-    });
-    expect(sneaky).toBe('own');
+    // A principal containing the separator cannot reach into another one's keys: unescaped, alice's key
+    // `createCharge:x` and the sneaky principal's key `x` would both be `alice:createCharge:createCharge:x`.
+    const sneakyRun = (principal: string, key: string) =>
+      runIdempotent({
+        store,
+        principal,
+        operation: 'createCharge',
+        key,
+        input: { amount: 1 },
+        execute: async () => `paid by ${principal}`,
+      });
+    expect(await sneakyRun('alice', 'createCharge:x')).toBe('paid by alice');
+    expect(await sneakyRun('alice:createCharge', 'x')).toBe('paid by alice:createCharge');
+    expect(scopedKey('alice:createCharge', 'createCharge', 'x')).not.toBe(scopedKey('alice', 'createCharge', 'createCharge:x'));
   });
 
   it(`refuses keys longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters before anything runs`, async () => {

@@ -10,14 +10,12 @@ import {
   disposeAllClients,
   getsOf,
   probeBus,
-  probeUpstream,
   subscribe,
   waitFor,
   withTimeout,
   staffClient,
   type BusProbe,
   type LiveSubscription,
-  type UpstreamProbe,
 } from './helpers.js';
 
 const CONNECTIONS = 20;
@@ -26,13 +24,11 @@ const SUBSCRIBERS = CONNECTIONS * PER_CONNECTION;
 
 let stack: TestStack;
 let bus: BusProbe;
-let upstream: UpstreamProbe;
 
 beforeAll(async () => {
   // 50 per connection is exactly the default cap; leave headroom so the test is about fan-out.
   stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0', WS_MAX_SUBSCRIPTIONS: '64' }, sandboxWebhooks: true });
   bus = probeBus(stack.gateway.bus);
-  upstream = probeUpstream(stack.gateway.upstream);
 });
 afterAll(async () => {
   await disposeAllClients();
@@ -44,23 +40,35 @@ describe('fan-out', () => {
     const reference = await createOtpCharge(stack);
     const getsAtStart = getsOf(stack.sandbox, 'charge', reference);
 
+    // The service holds its answer to the baseline GET until every subscription has asked for the current
+    // state: however the 1,000 arrive, they all find that one GET in flight and share it.
+    let answerBaseline!: () => void;
+    const baselineHeld = new Promise<void>((resolve) => (answerBaseline = resolve));
+    const service = stack.gateway.upstream as { fetchCharge(ref: string): Promise<unknown> };
+    const fetchCharge = service.fetchCharge;
+    let asked = 0;
+    let answered = 0;
+    service.fetchCharge = async (ref) => {
+      asked += 1;
+      await baselineHeld;
+      return fetchCharge.call(service, ref).finally(() => (answered += 1));
+    };
+
     // Set-up: 20 connections, 50 subscriptions each, all sent at once.
     const clients = Array.from({ length: CONNECTIONS }, () => staffClient(stack));
     await Promise.all(clients.map((c) => c.connected));
     const subs: Array<LiveSubscription<{ chargeUpdated: { reference: string; status: string } }>> = [];
     for (const client of clients) for (let i = 0; i < PER_CONNECTION; i++) subs.push(subscribe(client, ChargeUpdated, { reference }));
-    // Live = every listener attached and no baseline fetch still running (a subscription attaches
-    // its listener, then starts its baseline fetch, in one step: none can start after this holds).
-    await waitFor(
-      () => bus.resourceAttached('charge', reference) >= SUBSCRIBERS && upstream.inFlight === 0,
-      `${SUBSCRIBERS} live subscriptions`,
-      30_000,
-    );
-    const baselineGets = getsOf(stack.sandbox, 'charge', reference) - getsAtStart;
+    // A subscription attaches its listener, then asks for the current state, in one step: once every listener
+    // is attached, every ask has been made.
+    await waitFor(() => bus.resourceAttached('charge', reference) >= SUBSCRIBERS, `${SUBSCRIBERS} attached subscriptions`, 30_000);
+    answerBaseline();
+    await waitFor(() => answered === asked, 'the baseline GET to be answered');
+    service.fetchCharge = fetchCharge;
     expect(subs.filter((s) => s.isEnded)).toHaveLength(0);
-    // Coalesced: far fewer baseline GETs than subscribers (how many depends on how the 1,000 arrive).
-    expect(baselineGets).toBeGreaterThanOrEqual(1);
-    expect(baselineGets).toBeLessThan(SUBSCRIBERS / 4);
+    // Coalesced: one baseline GET for the 1,000.
+    expect(asked).toBe(1);
+    expect(getsOf(stack.sandbox, 'charge', reference) - getsAtStart).toBe(1);
     // Each got the current state at once.
     const current = await withTimeout(Promise.all(subs.map((s) => s.next(30_000, 'the current state'))), 30_000, 'every current state');
     expect(current.every((c) => c.chargeUpdated.reference === reference && c.chargeUpdated.status === 'SEND_OTP')).toBe(true);

@@ -1,8 +1,9 @@
 // Pollers (no webhooks): one per followed resource, shared, stopped when the
 // last subscriber leaves or at a final state; and the WebSocket limits: the
 // per-connection subscription cap, the frame size limit, connection params.
-// Time is counted in polls, never slept: another charge, followed by its own
-// subscriber, is polled every interval like any other (the metronome below).
+// The gateway's pollers and the sandbox run on one manual clock: time moves only
+// when the test moves it, one polling interval at a time, and each move waits
+// for the polls it made due, so GETs per interval are counted exactly.
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
@@ -32,6 +33,7 @@ beforeAll(async () => {
   clock = manualClock();
   stack = await startStack({
     sandbox: { clock, delays: { payOfflineMs: 1_000 } },
+    clock,
     // A constant interval (max = initial), so GETs per interval can be counted.
     env: {
       SUBSCRIPTION_POLL_MS: String(POLL_MS),
@@ -49,93 +51,76 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/**
- * A charge of its own, followed by one subscriber (SEND_OTP never changes by
- * itself): its poller polls every POLL_MS, so its polls count intervals.
- */
-async function metronome() {
-  const reference = await createOtpCharge(stack);
-  const since = getsOf(stack.sandbox, 'charge', reference);
-  const sub = subscribe(staffClient(stack), ChargeUpdated, { reference });
-  await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
-  return {
-    /** Resolves after `n` more polling intervals. */
-    async cycles(n: number) {
-      const start = getsOf(stack.sandbox, 'charge', reference);
-      await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= start + n, `${n} polling intervals`);
-    },
-    stop: () => sub.unsubscribe(),
-  };
+/** Moves the clock `n` polling intervals, one at a time; each step returns once its polls are answered. */
+async function intervals(n: number) {
+  for (let i = 0; i < n; i++) await clock.advance(POLL_MS);
 }
 
 describe('pollers', () => {
   it('unsubscribing stops the poller: no more GETs reach the service', async () => {
-    const beat = await metronome();
     const ws = staffClient(stack);
     const reference = await createOtpCharge(stack);
     const since = getsOf(stack.sandbox, 'charge', reference);
     const sub = subscribe(ws, ChargeUpdated, { reference });
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
     const polled = getsOf(stack.sandbox, 'charge', reference);
-    await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= polled + 2, 'two polls');
+    await intervals(2);
+    expect(getsOf(stack.sandbox, 'charge', reference)).toBe(polled + 2);
 
     sub.unsubscribe();
     await waitFor(() => probe.resourceOpen('charge', reference) === 0, 'the bus subscription to end');
-    // A poll already on the wire when the client left may still land (within an interval); none may start after.
-    await beat.cycles(1);
     const atStop = getsOf(stack.sandbox, 'charge', reference);
-    await beat.cycles(4);
+    await intervals(4);
     expect(getsOf(stack.sandbox, 'charge', reference) - atStop).toBe(0);
     // Only the state it had when it subscribed: nothing changed.
     expect(sub.results.map((r) => r.data?.chargeUpdated.status)).toEqual(['SEND_OTP']);
   });
 
-  it('several subscribers of one reference share one poller (GETs per interval do not grow with subscribers)', async () => {
+  it('several subscribers of one reference share one poller (one GET per interval, however many subscribers)', async () => {
     const clients = [staffClient(stack), staffClient(stack)];
     const reference = await createOtpCharge(stack);
     const since = getsOf(stack.sandbox, 'charge', reference);
     const subs = Array.from({ length: 8 }, (_, i) => subscribe(clients[i % 2]!, ChargeUpdated, { reference }));
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since, subscribers: 8 });
     for (const sub of subs) expect((await sub.next(2_000, 'the current state')).chargeUpdated.status).toBe('SEND_OTP');
+    // Baselines: one per subscriber at most (concurrent ones share a GET); no poll yet, the clock has not moved.
     const baselines = getsOf(stack.sandbox, 'charge', reference) - since;
-    const beat = await metronome();
-
-    const intervals = 8;
-    const start = getsOf(stack.sandbox, 'charge', reference);
-    await beat.cycles(intervals);
-    const polls = getsOf(stack.sandbox, 'charge', reference) - start;
-    // One poller: one GET per interval, like the metronome's (give or take the phase of each); 8 pollers would make ~64.
-    expect(polls).toBeGreaterThanOrEqual(3);
-    expect(polls).toBeLessThanOrEqual(intervals + 2);
     expect(baselines).toBeGreaterThanOrEqual(1);
     expect(baselines).toBeLessThanOrEqual(8);
 
-    // One change, seen by every subscriber once.
+    const start = getsOf(stack.sandbox, 'charge', reference);
+    await intervals(8);
+    // One poller: one GET per interval; 8 pollers would make 64.
+    expect(getsOf(stack.sandbox, 'charge', reference) - start).toBe(8);
+
+    // One change, found by the next poll and seen by every subscriber once.
     await submitOtp(stack, reference);
+    await intervals(1);
     for (const sub of subs) expect((await sub.next(2_000, 'SUCCESS')).chargeUpdated.status).toBe('SUCCESS');
     await Promise.all(subs.map((s) => withTimeout(s.ended, 2_000, 'completion')));
     // The poller saw the final state and stopped.
     const atFinal = getsOf(stack.sandbox, 'charge', reference);
-    await beat.cycles(3);
+    await intervals(3);
     expect(getsOf(stack.sandbox, 'charge', reference)).toBe(atFinal);
   });
 
   it('a poller stops by itself at a final state, even before its subscribers have left', async () => {
-    const beat = await metronome();
     const reference = await createPayOfflineCharge(stack);
-    const since = getsOf(stack.sandbox, 'charge', reference);
     // A watch taken directly and not drained: its subscriber has not left when the final state comes.
     const watch = stack.gateway.live.watch('charge', reference);
     expect((await withTimeout(watch.next(), 2_000, 'the current state')).value).toMatchObject({ reference, status: 'pay_offline' });
     const next = watch.next();
-    await waitFor(() => getsOf(stack.sandbox, 'charge', reference) >= since + 2, 'the baseline and a first poll');
+    const baseline = getsOf(stack.sandbox, 'charge', reference);
+    await intervals(1);
+    expect(getsOf(stack.sandbox, 'charge', reference)).toBe(baseline + 1);
 
-    await clock.advance(1_000); // the customer confirms on the phone: success
+    // The customer confirms on the phone 1 s after the creation: success, found by the first poll after it.
+    await intervals(1_000 / POLL_MS);
     const { value, done } = await withTimeout(next, 2_000, 'the SUCCESS change');
     expect(done).toBe(false);
     expect(value).toMatchObject({ reference, status: 'success' });
     const atFinal = getsOf(stack.sandbox, 'charge', reference);
-    await beat.cycles(4);
+    await intervals(4);
     expect(getsOf(stack.sandbox, 'charge', reference)).toBe(atFinal);
     // The stream ends after the final state.
     expect(await watch.next()).toEqual({ done: true, value: undefined });

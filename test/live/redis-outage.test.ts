@@ -82,8 +82,8 @@ describe('Redis killed while webhooks are posted', () => {
             return;
           }
           refused += 1;
-          // The sender's own pause between retries (what a payment service does), not a wait in the test.
-          await new Promise((resolve) => setTimeout(resolve, 25));
+          // Retried on the next turn of the event loop: the sender's pace is the gateway's answers, not a timer.
+          await new Promise((resolve) => setImmediate(resolve));
         }
       };
       const sender = Promise.all(

@@ -7,7 +7,12 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { connectRedis } from '../../src/redis/index.js';
-import { redisReconcileStore } from '../../src/reconcile/store.js';
+import { memoryReconcileStore, redisReconcileStore } from '../../src/reconcile/store.js';
+import { startReconciler } from '../../src/reconcile/reconciler.js';
+import type { EventBus } from '../../src/events/bus.js';
+import type { LoggedPaymentEvent, PaymentEventRecord } from '../../src/events/payment-event.js';
+import { silentLogger } from '../../src/logger.js';
+import type { UpstreamClient } from '../../src/upstream/types.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -176,6 +181,67 @@ describe('the lease (Redis)', () => {
     } finally {
       await deleteByPrefix(one.commands, namespace);
       await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+describe('the events the reconciler reads', () => {
+  // The reconciler alone, on a clock that moves only when the test says and a bus that hands logged events to
+  // listeners only when the test says (as a tailer would, a moment after the append): whether an event
+  // pushes the next look back is then a plain question of which looks happen.
+  const A = 120_000;
+  function setUp() {
+    let now = 1_000_000;
+    const held: LoggedPaymentEvent[] = [];
+    const listeners = new Set<(e: LoggedPaymentEvent) => void>();
+    let seq = 0;
+    const bus = {
+      publishPaymentEvent: async (event: PaymentEventRecord) => {
+        const logged = { ...event, seq: `${++seq}-0` };
+        held.push(logged);
+        return logged;
+      },
+      publishResourceChanged: async () => {},
+      onLoggedEvent: (listener: (e: LoggedPaymentEvent) => void) => (listeners.add(listener), () => listeners.delete(listener)),
+    } as unknown as EventBus;
+    let fetches = 0;
+    const upstream = {
+      fetchCharge: async (reference: string) => (fetches++, { reference, status: 'pending' }),
+    } as unknown as UpstreamClient;
+    const store = memoryReconcileStore();
+    const clock = { now: () => now, setTimeout: () => ({ cancel() {} }) };
+    const reconciler = startReconciler({ store, bus, upstream, clock, log: silentLogger, afterMs: A, stuckMs: 100 * A });
+    return {
+      reconciler,
+      store,
+      held,
+      fetches: () => fetches,
+      at: (t: number) => (now = 1_000_000 + t),
+      /** Hands the held events to the listeners, then lets their store writes settle. */
+      deliver: async (extra: LoggedPaymentEvent[] = []) => {
+        for (const event of [...held.splice(0), ...extra]) listeners.forEach((l) => l(event));
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    };
+  }
+
+  it('its own POLL event does not push its next look back; a webhook about the resource does', async () => {
+    for (const source of ['POLL', 'WEBHOOK'] as const) {
+      const r = setUp();
+      r.reconciler.watch('charge', 'ch_own');
+      await waitFor(async () => (await r.store.get('charge', 'ch_own')) !== null, 'the charge to be watched');
+      r.at(A);
+      await r.reconciler.tick(); // send_otp -> pending: news, logged as a POLL event; next look at 2A
+      expect(r.fetches()).toBe(1);
+      expect(r.held).toMatchObject([{ kind: 'charge.pending', source: 'POLL' }]);
+      r.at(2 * A - 1);
+      const webhook = { ...r.held[0]!, id: 'wh_1', seq: '99-0', source: 'WEBHOOK' as const };
+      await r.deliver(source === 'WEBHOOK' ? [webhook] : []);
+      r.at(2 * A);
+      await r.reconciler.tick();
+      // POLL: what it logged itself is no news, the look stays at 2A. WEBHOOK: news, the look moves to 3A - 1.
+      expect(r.fetches(), source).toBe(source === 'POLL' ? 2 : 1);
+      await r.reconciler.stop();
     }
   });
 });

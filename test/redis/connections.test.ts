@@ -10,11 +10,10 @@ import { createLogger } from '../../src/logger.js';
 import { checkRedisForLiveMode, connectRedis, RedisUnfitError, type GatewayRedis } from '../../src/redis/index.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { redisDeduplicator } from '../../src/webhooks/dedupe.js';
-import { createWebhookHandler } from '../../src/webhooks/receiver.js';
+import { acceptIntoLog, createWebhookHandler } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
-import { beforeTimer, waitFor } from './wait.js';
+import { settledThisTurn, waitFor } from './wait.js';
 
 const PASSWORD = 'pw-hunter2-secret';
 
@@ -44,9 +43,14 @@ describe('the Redis owner', () => {
     try {
       expect(redis.key('idem', 'since')).toBe('ns-a:idem:since');
       expect((await clientNames()).sort()).toEqual(['ns-a:commands', 'ns-a:publisher', 'ns-a:subscriber']);
-      const dedupe = redisDeduplicator(redis);
-      expect(await dedupe.firstSeen('d1')).toBe(true);
-      expect(await observer.exists('ns-a:webhook-delivery:d1')).toBe(1);
+      // A bus on it keeps its log and the deliveries it has seen under the namespace too.
+      const bus = await createEventBus({ redis, log });
+      try {
+        expect(await bus.publishPaymentEventOnce(event('d1'), 60_000)).toMatchObject({ duplicate: false });
+        expect(await observer.exists('ns-a:webhook-delivery:d1', 'ns-a:events:log')).toBe(2);
+      } finally {
+        await bus.close();
+      }
     } finally {
       await redis.close();
     }
@@ -64,13 +68,15 @@ describe('the Redis owner', () => {
       await waitFor(async () => ((await observer.pubsub('NUMSUB', channel)) as [string, number])[1] == 1, 'subscription');
 
       await server.kill();
-      // A command (and the de-duplicator, and the idempotency store's typed error) fails long before a 1 s timer fires.
-      const command = await beforeTimer(redis.commands.get('anything'), 1000);
+      await waitFor(() => redis.commands.status !== 'ready', 'the client to see the connection drop');
+      // Fail fast: a command (and a webhook delivery's append-once, the idempotency store's typed error, an append
+      // to the log) is refused within the same turn of the event loop: nothing waits for a reconnection or a timeout.
+      const command = await settledThisTurn(redis.commands.get('anything'));
       expect(command.settled).toBe('error');
-      expect((await beforeTimer(redisDeduplicator(redis).firstSeen('d2'), 1000)).settled).toBe('error');
-      const claim = await beforeTimer(redisIdempotencyStore(redis).claim('p:op:k', 'fp', {}), 1000);
+      expect((await settledThisTurn(bus.publishPaymentEventOnce(event('d2'), 60_000))).settled).toBe('error');
+      const claim = await settledThisTurn(redisIdempotencyStore(redis).claim('p:op:k', 'fp', {}));
       expect(claim).toMatchObject({ settled: 'error', error: expect.any(ServiceUnavailableError) });
-      const publish = await beforeTimer(bus.publishPaymentEvent(event('while-down')), 1000);
+      const publish = await settledThisTurn(bus.publishPaymentEvent(event('while-down')));
       expect(publish.settled).toBe('error');
 
       await server.restart();
@@ -96,14 +102,15 @@ describe('webhooks while Redis is down', () => {
   it('are answered 503 at once (the sender retries), and accepted again once Redis is back', async () => {
     const server = await startRedisServer();
     const redis = await connectRedis({ url: server.url, namespace: 'hooks' });
+    const bus = await createEventBus({ redis });
     const handler = createWebhookHandler({
       secret: 'whsec_down',
       scheme: 'hmac-sha256-hex',
-      dedupe: redisDeduplicator(redis),
-      publish: async () => {},
+      accept: acceptIntoLog(bus),
       log: createLogger('silent'),
     });
-    const http = createServer((req, res) => void handler(req, res));
+    let received = 0;
+    const http = createServer((req, res) => void (received++, handler(req, res)));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const body = JSON.stringify({ event: 'charge.success', data: { reference: 'ch_down' } });
     const post = () =>
@@ -114,13 +121,19 @@ describe('webhooks while Redis is down', () => {
       }).then((r) => r.status);
     try {
       await server.kill();
-      expect(await beforeTimer(post(), 1000)).toEqual({ settled: 'value', value: 503 });
+      await waitFor(() => redis.commands.status !== 'ready', 'the client to see the connection drop');
+      const answer = post();
+      // Redis comes back as soon as the request has reached the handler: a handler that waited for it (instead
+      // of answering at once) would answer 200 here, not 503.
+      await waitFor(() => received > 0, 'the delivery to reach the handler');
       await server.restart();
+      expect(await answer).toBe(503);
       await waitFor(() => redis.commands.status === 'ready', 'reconnection');
       expect(await post()).toBe(200);
     } finally {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
+      await bus.close();
       await redis.close();
       await server.stop();
     }

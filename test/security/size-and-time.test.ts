@@ -53,6 +53,28 @@ describe('request bodies and slow clients', () => {
     expect((await post(stack, { query: '{ __typename }' })).body.data).toEqual({ __typename: 'Query' });
   });
 
+  it('pins the chunked limit at MAX_BODY_BYTES (64 KiB here): exactly the limit runs, one byte more is 413', async () => {
+    const limit = 64 * 1024;
+    const chunkedPost = (bytes: number) => {
+      const json = JSON.stringify({ query: '{ __typename }' });
+      // JSON may end in whitespace: the padding makes the body exactly `bytes` long and still valid.
+      const whole = Buffer.from(json + ' '.repeat(bytes - json.length));
+      expect(whole.length).toBe(bytes);
+      // A stream without a declared length: undici sends it chunked, so only the counting can refuse it.
+      const body = Readable.from([whole.subarray(0, 1000), whole.subarray(1000, 40_000), whole.subarray(40_000)]);
+      return request(stack.gateway.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.staffToken}` },
+        body,
+      }).then(async (res) => ({ status: res.statusCode, text: await res.body.text() }));
+    };
+    const atLimit = await chunkedPost(limit);
+    expect(atLimit.status).toBe(200);
+    expect(JSON.parse(atLimit.text)).toEqual({ data: { __typename: 'Query' } });
+    const over = await chunkedPost(limit + 1).catch((err: unknown) => ({ status: -1, text: String(err) }));
+    expect(over.status).toBe(413);
+  });
+
   it('drops a client that sends its body too slowly (HTTP_REQUEST_TIMEOUT_MS)', async () => {
     const { port } = new URL(stack.gateway.url);
     const socket: Socket = connect(Number(port), '127.0.0.1');

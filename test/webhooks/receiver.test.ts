@@ -4,9 +4,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { memoryDeduplicator, type DeliveryDeduplicator } from '../../src/webhooks/dedupe.js';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
-import { createWebhookHandler, type WebhookHandlerDeps } from '../../src/webhooks/receiver.js';
+import { acceptIntoLog, createWebhookHandler, type WebhookHandlerDeps } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
 
 const SECRET = 'whsec_receiver_test_5f1c9a';
@@ -24,10 +24,13 @@ function expectNothingLeaked() {
   for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();
 }
 
-let published: PaymentEventRecord[] = [];
-// Per-test overrides of the handler's collaborators.
-let dedupe: DeliveryDeduplicator;
-let publishImpl: (e: PaymentEventRecord) => Promise<void>;
+// Production's path: each test's deliveries go into an in-memory event log of its own, through acceptIntoLog.
+let bus: EventBus;
+/** What the log holds (its `seq` aside), oldest first. */
+const published = async (): Promise<PaymentEventRecord[]> =>
+  (await bus.log.ascending(null, 1000)).map(({ seq: _seq, ...record }) => record);
+/** Makes every append fail (the log's store unreachable) while set. */
+let appendFails = false;
 
 let server: Server;
 let url: string;
@@ -36,12 +39,10 @@ beforeAll(async () => {
   const deps: WebhookHandlerDeps = {
     secret: SECRET,
     scheme: 'auto',
-    dedupe: {
-      firstSeen: (id) => dedupe.firstSeen(id),
-      release: (id) => dedupe.release(id),
-      close: () => dedupe.close(),
-    },
-    publish: (e) => publishImpl(e),
+    accept: acceptIntoLog({
+      publishPaymentEventOnce: (event, ttlMs) =>
+        appendFails ? Promise.reject(new Error('redis down')) : bus.publishPaymentEventOnce(event, ttlMs),
+    }),
     log: createLogger('debug', { write: (line) => logLines.push(line) }),
     now: () => NOW,
   };
@@ -56,17 +57,15 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   logLines.length = 0;
   responseTexts.length = 0;
-  published = [];
-  dedupe = memoryDeduplicator();
-  publishImpl = async (e) => {
-    published.push(e);
-  };
+  appendFails = false;
+  bus = await createEventBus();
 });
 
-afterEach(() => {
+afterEach(async () => {
+  await bus.close();
   expectNothingLeaked();
 });
 
@@ -101,9 +100,9 @@ describe('webhook receiver', () => {
     });
     const r = await post(body, signed(body));
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ ok: true, duplicate: false, id: 'evt_001' });
+    expect(r.json).toEqual({ ok: true, duplicate: false, id: 'evt_001', eventId: expect.stringMatching(/^evt_/) });
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(published).toEqual([
+    expect(await published()).toEqual([
       {
         id: 'evt_001',
         kind: 'checkout.success',
@@ -119,8 +118,8 @@ describe('webhook receiver', () => {
     const body = '{"event":"checkout.pending","data":{"reference":"chk_b64"}}';
     const r = await post(body, { ...signed(body, 'sha256-base64'), 'content-type': 'Application/JSON; charset=UTF-8' });
     expect(r.status).toBe(200);
-    expect(published).toHaveLength(1);
-    expect(published[0]!.id).toBe(createHash('sha256').update(body).digest('hex'));
+    expect(await published()).toHaveLength(1);
+    expect((await published())[0]!.id).toBe(createHash('sha256').update(body).digest('hex'));
   });
 
   it.each([
@@ -136,7 +135,7 @@ describe('webhook receiver', () => {
     const r = await post(body, headersFor(body));
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ ok: false, error: 'invalid_signature' });
-    expect(published).toEqual([]);
+    expect(await published()).toEqual([]);
     const newLines = logLines.slice(before);
     expect(newLines.length).toBeGreaterThan(0);
     expect(newLines.join('\n')).not.toContain(marker);
@@ -148,7 +147,7 @@ describe('webhook receiver', () => {
       const r = await post(body, signed(body));
       expect(r.status).toBe(400);
       expect(r.json).toEqual({ ok: false, error: 'invalid_payload' });
-      expect(published).toEqual([]);
+      expect(await published()).toEqual([]);
     },
   );
 
@@ -156,7 +155,7 @@ describe('webhook receiver', () => {
     const body = Buffer.concat([Buffer.from('{"event":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     const r = await post(body, signed(body));
     expect(r.status).toBe(400);
-    expect(published).toEqual([]);
+    expect(await published()).toEqual([]);
   });
 
   it('answers 413 above 1 MiB with Content-Length, before reading the body', async () => {
@@ -164,7 +163,7 @@ describe('webhook receiver', () => {
     const r = await post(body, signed(body));
     expect(r.status).toBe(413);
     expect(r.json).toEqual({ ok: false, error: 'payload_too_large' });
-    expect(published).toEqual([]);
+    expect(await published()).toEqual([]);
   });
 
   it('answers 413 to a chunked body (no Content-Length) as it crosses 1 MiB, without reading the rest', async () => {
@@ -189,7 +188,7 @@ describe('webhook receiver', () => {
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
     expect(pulled).toBeLessThan(totalChunks);
-    expect(published).toEqual([]);
+    expect(await published()).toEqual([]);
   });
 
   it('answers 413 to a chunked upload from node:http, with a response (not a bare reset)', async () => {
@@ -229,7 +228,7 @@ describe('webhook receiver', () => {
     expect(Buffer.byteLength(body)).toBe(MiB);
     const r = await post(body, signed(body));
     expect(r.status).toBe(200);
-    expect(published).toHaveLength(1);
+    expect(await published()).toHaveLength(1);
   });
 
   it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/jsonp'], ['']])(
@@ -238,7 +237,7 @@ describe('webhook receiver', () => {
       const body = '{"event":"checkout.success"}';
       const r = await post(body, { ...signed(body), 'content-type': contentType });
       expect(r.status).toBe(415);
-      expect(published).toEqual([]);
+      expect(await published()).toEqual([]);
     },
   );
 
@@ -257,15 +256,15 @@ describe('webhook receiver', () => {
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(all.filter((r) => r.json['duplicate'] === false)).toHaveLength(1);
     expect(new Set(all.map((r) => r.json['id']))).toEqual(new Set(['charge.success:77']));
-    expect(published).toHaveLength(1);
+    expect(await published()).toHaveLength(1);
   });
 
   it('republishes an unknown kind as it is, with its reference', async () => {
     const body = '{"event":"refund.created","reference":"rf_9","extra":{"nested":[1,2]}}';
     const r = await post(body, signed(body));
     expect(r.status).toBe(200);
-    expect(published).toHaveLength(1);
-    expect(published[0]).toMatchObject({
+    expect(await published()).toHaveLength(1);
+    expect((await published())[0]).toMatchObject({
       kind: 'refund.created',
       reference: 'rf_9',
       resourceType: null,
@@ -273,33 +272,21 @@ describe('webhook receiver', () => {
     });
   });
 
-  it('answers 503 when publishing fails, and processes the retry', async () => {
+  it('answers 503 when the log cannot take the delivery, marks nothing as seen, and processes the retry', async () => {
     const body = JSON.stringify({ id: 'evt_retry', event: 'transfer.success', data: { reference: 'tr_1' } });
-    publishImpl = async () => {
-      throw new Error('bus down');
-    };
+    appendFails = true;
     const first = await post(body, signed(body));
     expect(first.status).toBe(503);
-    expect(JSON.stringify(first.json)).not.toContain('bus down');
-    publishImpl = async (e) => void published.push(e);
+    expect(JSON.stringify(first.json)).not.toContain('redis down');
+    expect(await published()).toEqual([]);
+    appendFails = false;
     const retry = await post(body, signed(body));
     expect(retry.status).toBe(200);
-    expect(retry.json).toEqual({ ok: true, duplicate: false, id: 'evt_retry' });
-    expect(published).toHaveLength(1);
-  });
-
-  it('answers 503 when the deduplicator fails', async () => {
-    dedupe = {
-      firstSeen: async () => {
-        throw new Error('redis down');
-      },
-      release: async () => {},
-      close: async () => {},
-    };
-    const body = '{"event":"checkout.success"}';
-    const r = await post(body, signed(body));
-    expect(r.status).toBe(503);
-    expect(published).toEqual([]);
+    expect(retry.json).toEqual({ ok: true, duplicate: false, id: 'evt_retry', eventId: expect.stringMatching(/^evt_/) });
+    expect(await published()).toHaveLength(1);
+    // A re-send after that is a duplicate, answered with the same log id.
+    const again = await post(body, signed(body));
+    expect(again.json).toEqual({ ok: true, duplicate: true, id: 'evt_retry', eventId: retry.json['eventId'] });
   });
 
   // Every test's own output is checked after it (afterEach); this one produces every kind of answer itself.
@@ -313,20 +300,10 @@ describe('webhook receiver', () => {
       (await post(ok, { ...signed(ok), 'content-type': 'text/plain' })).status,
       (await post('', {}, 'GET')).status,
     ];
-    publishImpl = async () => {
-      throw new Error('bus down');
-    };
+    appendFails = true;
     const failing = '{"event":"transfer.success","data":{"reference":"tr_leak"}}';
     statuses.push((await post(failing, signed(failing))).status);
-    dedupe = {
-      firstSeen: async () => {
-        throw new Error('redis down');
-      },
-      release: async () => {},
-      close: async () => {},
-    };
-    statuses.push((await post(failing, signed(failing))).status);
-    expect(statuses).toEqual([200, 200, 400, 400, 415, 405, 503, 503]);
+    expect(statuses).toEqual([200, 200, 400, 400, 415, 405, 503]);
     // Refusals and failures are logged (the accepted ones too): there is something to check.
     expect(logLines.length).toBeGreaterThan(4);
     expect(responseTexts).toHaveLength(statuses.length);

@@ -7,9 +7,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { redisDeduplicator } from '../../src/webhooks/dedupe.js';
 import { createLogger } from '../../src/logger.js';
-import { createWebhookHandler } from '../../src/webhooks/receiver.js';
+import { acceptIntoLog, createWebhookHandler } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 
@@ -34,8 +33,7 @@ async function startReplica(): Promise<Replica> {
   const handler = createWebhookHandler({
     secret: SECRET,
     scheme: 'sha256-base64',
-    dedupe: redisDeduplicator(redis),
-    publish: (e) => bus.publishPaymentEvent(e),
+    accept: acceptIntoLog(bus),
     log,
   });
   const server = createServer((req, res) => void handler(req, res));
