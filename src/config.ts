@@ -98,7 +98,7 @@ const envSchema = z.object({
   CLIENT_TOKEN_TTL: durationSeconds.default(3600),
   /** HS256 key of client tokens; default: derived from AUTH_JWT_SECRET. */
   CLIENT_TOKEN_SECRET: hmacSecret.optional(),
-  /** off: any document; allow: any document, or a manifest document by its hash; enforce: manifest documents only. */
+  /** off: any document as text; allow (default): any document, or a manifest document by its hash; enforce: manifest documents only. */
   TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).optional(),
   /** Comma-separated paths of extra manifests (hash -> document JSON), merged with the built-in one. */
   TRUSTED_DOCUMENTS_MANIFEST: z
@@ -245,9 +245,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFrameBytes: e.WS_MAX_FRAME_BYTES,
     },
     trustedDocuments: {
-      // Sandbox: off, so GraphiQL and ad-hoc documents just work. Live: allow, so frontends can send
-      // hashes from day one; production frontends should set enforce (see the README).
-      mode: e.TRUSTED_DOCUMENTS ?? (e.PAYMENT_BASE_URL ? 'allow' : 'off'),
+      // allow in both modes: GraphiQL and ad-hoc documents run as text, and the client kit's hashes
+      // (what the README's urql and Apollo set-ups send) run too. Production frontends should set enforce.
+      mode: e.TRUSTED_DOCUMENTS ?? 'allow',
       extraManifests: e.TRUSTED_DOCUMENTS_MANIFEST ?? [],
     },
     auth: {
