@@ -58,7 +58,10 @@ export type BadInput =
   | { kind: 'filter_dates' }
   | { kind: 'filter_negative'; field: string }
   | { kind: 'filter_amounts' }
-  | { kind: 'too_many_ids'; max: number };
+  | { kind: 'too_many_ids'; max: number }
+  | { kind: 'event_id'; arg: string }
+  | { kind: 'event_dates' }
+  | { kind: 'event_kinds'; unknown: readonly string[]; known: readonly string[] };
 
 function badInput(p: BadInput): Text {
   switch (p.kind) {
@@ -88,6 +91,20 @@ function badInput(p: BadInput): Text {
       };
     case 'too_many_ids':
       return { en: `nodes takes at most ${p.max} ids.`, fr: `nodes accepte au plus ${p.max} identifiants.` };
+    case 'event_id':
+      return {
+        en: `\`${p.arg}\` is not an event id this API issued: pass a PaymentEvent.id you received.`,
+        fr: `\`${p.arg}\` n’est pas un identifiant d’événement émis par cette API : passez un PaymentEvent.id reçu.`,
+      };
+    case 'event_dates':
+      return { en: 'filter.since must not be after filter.until.', fr: 'filter.since ne doit pas être postérieur à filter.until.' };
+    case 'event_kinds': {
+      const unknown = p.unknown.map((k) => JSON.stringify(k)).join(', ');
+      return {
+        en: `Unknown event kind ${unknown}: kinds are ${p.known.join(', ')}.`,
+        fr: `Type d’événement inconnu ${unknown} : les types sont ${p.known.join(', ')}.`,
+      };
+    }
   }
 }
 
@@ -176,6 +193,9 @@ export const TOP_LEVEL_ERRORS = {
       { kind: 'filter_negative', field: 'amountMin' },
       { kind: 'filter_amounts' },
       { kind: 'too_many_ids', max: 100 },
+      { kind: 'event_id', arg: 'after' },
+      { kind: 'event_dates' },
+      { kind: 'event_kinds', unknown: ['charge.sucess'], known: ['charge.success', 'charge.failed'] },
     ],
     fromRaised: (ext) => (typeof ext.maxIds === 'number' ? { kind: 'too_many_ids', max: ext.maxIds } : null),
   }),
