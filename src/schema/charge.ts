@@ -36,6 +36,7 @@ import { operatorName } from '../errors/operators.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { buildConnection, listScope, parseConnectionArgs } from './pagination.js';
+import { normalizedPhone } from './phone-input.js';
 import { ChargeRef } from './refs.js';
 
 const ConfirmationAttemptRef = builder.objectRef<ConfirmationAttempt>('ConfirmationAttempt').implement({
@@ -295,7 +296,7 @@ paymentMutation('createCharge', {
   // Without an extId of the client's, one derived from the key lets a charge whose answer was lost be found again.
   request: (input, key): ChargeRequest => ({
     amount: input.amount,
-    phone: input.phone,
+    phone: normalizedPhone(input.phone, input.provider),
     provider: input.provider,
     confirmationMethod: input.confirmationMethod ?? null,
     extId: input.extId ?? (key ? extIdForKey(key) : null),

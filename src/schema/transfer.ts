@@ -26,6 +26,7 @@ import { PaymentErrorInterface } from './errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
+import { normalizedPhone } from './phone-input.js';
 import { TransferRef } from './refs.js';
 import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
 
@@ -157,7 +158,7 @@ function checkTransferItem(checks: Checks, path: Array<string | number>, item: T
 function toUpstreamItem(item: TransferItemInput): CreateTransferInput {
   return {
     amount: item.amount,
-    recipientPhone: item.recipientPhone,
+    recipientPhone: normalizedPhone(item.recipientPhone, item.recipientWallet),
     recipientWallet: item.recipientWallet ?? null,
     extId: item.extId ?? null,
   };
