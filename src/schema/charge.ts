@@ -36,6 +36,7 @@ import { operatorName } from '../errors/operators.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { buildConnection, listScope, parseConnectionArgs } from './pagination.js';
+import { chargeInstructions, type NextAction } from './charge-instructions.js';
 import { normalizedPhone } from './phone-input.js';
 import { ChargeRef } from './refs.js';
 
@@ -200,8 +201,6 @@ const NextActionEnum = builder.enumType('ChargeNextAction', {
   } as const,
 });
 
-type NextAction = 'ENTER_OTP' | 'DIAL_USSD_THEN_ENTER_OTP' | 'CONFIRM_ON_PHONE' | 'NONE';
-
 /** opa_bf sends no OTP until the customer dials the USSD code shown in displayText. */
 export function nextActionFor(status: ChargeStatus, provider: Provider): NextAction {
   if (status === 'pay_offline') return 'CONFIRM_ON_PHONE';
@@ -220,8 +219,17 @@ const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateC
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The charge reference (give it to submitChargeOtp).' }),
     status: t.field({ type: ChargeStatusEnum, resolve: (p) => p.status, description: 'SEND_OTP or PAY_OFFLINE.' }),
-    displayText: t.exposeString('displayText', {
-      description: 'Instructions for the customer, from the operator (may contain a USSD code to dial).',
+    displayText: t.string({
+      description: 'Instructions for the customer, in English (with the USSD code to dial, when the operator gives one).',
+      resolve: (p) => chargeInstructions(p.nextAction, p.displayText).en,
+    }),
+    displayTextFr: t.string({
+      description: 'The same instructions in French.',
+      resolve: (p) => chargeInstructions(p.nextAction, p.displayText).fr,
+    }),
+    operatorDisplayText: t.exposeString('displayText', {
+      description:
+        "The operator's own instructions, as it sent them (any language, often several in one string; empty when the charge was found again after a lost answer).",
     }),
     nextAction: t.field({ type: NextActionEnum, resolve: (p) => p.nextAction, description: 'What the customer must do next.' }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
