@@ -1,9 +1,11 @@
 // The only module that reads process.env. Everything is validated once, at
 // start; a bad value stops the process with one line that names the variable.
 // Secret values never appear in those lines, nor anywhere else.
+import path from 'node:path';
 import { z } from 'zod';
 import { parseDurationSeconds } from './auth/duration.js';
 import { deriveClientTokenSecret, MIN_SECRET_BYTES } from './auth/keys.js';
+import { projectPath } from './project-files.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -55,6 +57,8 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
   SANDBOX_PORT: port.default(4010),
+  /** Sandbox mode: where the sandbox's accounts, the development secrets and the event log survive restarts. */
+  SANDBOX_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often /health/ready checks the payment service and Redis (and how stale its answer may be). */
   HEALTH_PROBE_MS: positiveInt.default(5_000),
@@ -142,6 +146,8 @@ export interface Config {
   /** See IDEMPOTENCY_PENDING_TTL_MS. */
   idempotencyPendingTtlMs: number;
   sandboxPort: number;
+  /** Sandbox mode's data folder (SANDBOX_DATA_DIR; default .sandbox-data/ in the project). */
+  sandboxDataDir: string;
   logLevel: LogLevel;
   healthProbeMs: number;
   subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number; maxFrameBytes: number };
@@ -231,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
     sandboxPort: e.SANDBOX_PORT,
+    sandboxDataDir: path.resolve(e.SANDBOX_DATA_DIR ?? projectPath('.sandbox-data')),
     logLevel: e.LOG_LEVEL,
     healthProbeMs: e.HEALTH_PROBE_MS,
     events: {
