@@ -10,7 +10,7 @@ export type BulkTransferItemInput = {
   amount: number;
   /** Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen). */
   extId?: string | null | undefined;
-  /** Recipient phone number. */
+  /** Recipient phone number as typed (national, or with +226/00226 or +229/00229; spaces, dots and dashes are fine). */
   recipientPhone: string;
   /** Wallet to pay from; by default the one matching the recipient's operator. */
   recipientWallet?: Wallet | null | undefined;
@@ -96,7 +96,7 @@ export type CreateChargeInput = {
   extId?: string | null | undefined;
   /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
   idempotencyKey: string;
-  /** Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin). */
+  /** Customer phone as typed: national (8 digits in Burkina Faso, 10 in Benin) or with +226/00226 or +229/00229; spaces, dots and dashes are fine. Sent to the service in national form. */
   phone: string;
   /** The customer's operator. */
   provider: Provider;
@@ -118,7 +118,7 @@ export type CreateTransferInput = {
   extId?: string | null | undefined;
   /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
   idempotencyKey: string;
-  /** Recipient phone number. */
+  /** Recipient phone number as typed (national, or with +226/00226 or +229/00229; spaces, dots and dashes are fine). */
   recipientPhone: string;
   /** Wallet to pay from; by default the one matching the recipient's operator. */
   recipientWallet?: Wallet | null | undefined;

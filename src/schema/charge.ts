@@ -143,7 +143,7 @@ function toUpstreamFilter(filter: ChargeFilterArgs | null | undefined): ChargeLi
   if (f.reference) out.reference = f.reference;
   if (f.status) out.status = f.status as ChargeListFilter['status'];
   if (f.provider) out.provider = f.provider;
-  if (f.phone) out.phone = f.phone;
+  if (f.phone) out.phone = normalizedPhone(f.phone, f.provider);
   if (f.dateFrom) out.dateFrom = f.dateFrom;
   if (f.dateTo) out.dateTo = f.dateTo;
   if (f.amountMin != null) out.amountMin = f.amountMin;
@@ -253,7 +253,8 @@ const CreateChargeInput = builder.inputType('CreateChargeInput', {
     amount: t.int({ required: true, description: 'Amount in XOF, a positive whole number.' }),
     phone: t.string({
       required: true,
-      description: 'Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin).',
+      description:
+        'Customer phone as typed: national (8 digits in Burkina Faso, 10 in Benin) or with +226/00226 or +229/00229; spaces, dots and dashes are fine. Sent to the service in national form.',
     }),
     provider: t.field({ type: ProviderEnum, required: true, description: "The customer's operator." }),
     confirmationMethod: t.field({

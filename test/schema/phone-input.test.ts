@@ -54,6 +54,17 @@ const CreateTransfer = graphql(`
   }
 `);
 
+const ChargesByPhone = graphql(`
+  query PhoneInputCharges($phone: String) {
+    charges(first: 50, filter: { phone: $phone, provider: OPC_BF }) { totalCount edges { node { phone } } }
+  }
+`);
+const TransfersByPhone = graphql(`
+  query PhoneInputTransfers($phone: String) {
+    transfers(first: 50, filter: { phone: $phone }) { edges { node { recipientPhone } } }
+  }
+`);
+
 describe('typed numbers through the gateway', () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -109,5 +120,13 @@ describe('typed numbers through the gateway', () => {
         },
       ],
     });
+  });
+
+  it('reads the phone of a list filter the same way', async () => {
+    const charges = await stack.gql(ChargesByPhone, { phone: '+226 58-00-00-00' });
+    expect(charges.data!.charges.totalCount).toBeGreaterThan(0);
+    expect(new Set(charges.data!.charges.edges.map((e) => e.node.phone))).toEqual(new Set(['58000000']));
+    const transfers = await stack.gql(TransfersByPhone, { phone: '00226 76 00 00 00' });
+    expect(transfers.data!.transfers.edges.map((e) => e.node.recipientPhone)).toContain('76000000');
   });
 });
