@@ -154,7 +154,9 @@ async function follow(
 const EventFilterInput = builder.inputType('EventFilter', {
   description: 'Narrows the event history. All conditions must hold.',
   fields: (t) => ({
-    kinds: t.stringList({ description: 'Only these kinds (e.g. ["charge.success"]); all when omitted or empty.' }),
+    kinds: t.stringList({
+      description: 'Only these kinds (e.g. ["charge.success"]); all when omitted or empty. Checked as paymentEvents(kinds:) checks them.',
+    }),
     reference: t.string({ description: 'Only events about this resource reference.' }),
     since: t.field({ type: 'DateTime', description: 'Received at or after this instant.' }),
     until: t.field({ type: 'DateTime', description: 'Received at or before this instant.' }),
@@ -251,7 +253,11 @@ builder.subscriptionFields((t) => ({
     description:
       'Every event, in log order, each once. Pass `after` (the last id you received) to first receive, in order, every event since then still in the log, then live ones: remember the last id and resubscribe with it after every reconnect. An `after` older than the log is EVENT_CURSOR_EXPIRED: reload from the `events` query. Pass `kinds` to receive only some (e.g. ["charge.success", "charge.failed"]).',
     args: {
-      kinds: t.arg.stringList({ required: false, description: 'Event kinds to receive; all when omitted or empty.' }),
+      kinds: t.arg.stringList({
+        required: false,
+        description:
+          'Event kinds to receive; all when omitted or empty. A kind of the gateway’s namespaces (checkout., charge., transfer., settlement., reconciliation.) that it does not know, or a typo of a known one, is BAD_USER_INPUT listing the known kinds.',
+      }),
       after: t.arg.id({ required: false, description: 'Resume after this event id (from `PaymentEvent.id`).' }),
     },
     subscribe: async (_root, { kinds, after }, ctx) => {
