@@ -4,7 +4,7 @@
 // it (sandbox mode, every default), with only the two constants the README marks
 // "← yours" set to the gateway's URL and the development token it printed.
 // Each recipe creates a charge, reads a typed error's messageFr, and follows the
-// charge live until the OTP it submits makes it SUCCESS.
+// charge live until the OTP it submits makes it SUCCESS; both also type-check.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,4 +86,37 @@ describe('the README’s frontend recipes against `npm start`', () => {
       expect(lines.slice(2, 4)).toEqual(['chargeUpdated SEND_OTP', 'chargeUpdated SUCCESS']);
     }, 60_000);
   }
+
+  it('type-checks both as a frontend’s bundler reads them (tsc, strict, moduleResolution bundler)', async () => {
+    for (const [name, lead] of [
+      ['urql', '**urql** (`@urql/core`'],
+      ['apollo', '**Apollo Client** (4.x'],
+    ] as const) {
+      writeFileSync(
+        path.join(folder, `typed-${name}.ts`),
+        runnable(readmeBlock(readme, lead), 'http://127.0.0.1:4000/graphql', 'a.b.c', folder),
+      );
+    }
+    writeFileSync(
+      path.join(folder, 'tsconfig.json'),
+      JSON.stringify({
+        extends: path.relative(folder, path.join(repoRoot, 'tsconfig.json')),
+        compilerOptions: {
+          noEmit: true,
+          rootDir: path.relative(folder, repoRoot),
+          lib: ['ES2022', 'DOM'],
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+        },
+        include: ['typed-*.ts'],
+      }),
+    );
+    const tsc = spawn(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], { cwd: repoRoot });
+    let output = '';
+    tsc.stdout.on('data', (c: Buffer) => void (output += c.toString()));
+    tsc.stderr.on('data', (c: Buffer) => void (output += c.toString()));
+    const code = await withTimeout(new Promise<number | null>((r) => tsc.once('exit', r)), 90_000, 'tsc');
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  }, 120_000);
 });
