@@ -1,10 +1,13 @@
 // `npm run token -- --scope "payments:read payouts:write" --sub back-office --ttl 1h`
 // prints a staff token signed with the configured AUTH_JWT_SECRET (and carrying
-// AUTH_ISSUER / AUTH_AUDIENCE when set), for curl, scripts and GraphiQL.
+// AUTH_ISSUER / AUTH_AUDIENCE when set), for curl, scripts and GraphiQL. In
+// sandbox mode without one, it signs with the development secret `npm start`
+// keeps in SANDBOX_DATA_DIR (made there if nothing started yet), and says so.
 // Only the token goes to stdout, so `TOKEN=$(npm run -s token -- …)` works.
 import { parseArgs } from 'node:util';
 import { mintStaffToken, parseDurationSeconds, SCOPES, isScope } from '../src/auth/index.js';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { developmentIdentity } from '../src/sandbox/index.js';
 
 const USAGE = `usage: npm run token -- --scope "<scopes>" --sub <subject> [--ttl 1h]   (scopes: ${SCOPES.join(' ')})`;
 
@@ -20,10 +23,14 @@ async function main(): Promise<void> {
   const ttlSeconds = parseDurationSeconds(values.ttl);
   if (ttlSeconds === null) fail(`--ttl must be seconds or a duration such as 90s, 15m, 1h, 1d (got ${JSON.stringify(values.ttl)})`);
 
-  const { auth } = loadConfig();
-  if (!auth.jwtSecret) fail('AUTH_JWT_SECRET is not set: npm run token signs with the same secret as the gateway');
+  const config = loadConfig();
+  const { auth } = config;
+  // Sandbox mode with no secret of its own: the development secret `npm start` keeps in the data folder.
+  const development = !auth.jwtSecret && !auth.jwksUrl && config.mode === 'sandbox' ? developmentIdentity(config.sandboxDataDir) : null;
+  const secret = auth.jwtSecret ?? development?.authJwtSecret;
+  if (!secret) fail('AUTH_JWT_SECRET is not set: npm run token signs with the same secret as the gateway');
   const { token, expiresAt } = await mintStaffToken({
-    secret: auth.jwtSecret,
+    secret,
     scopes: scopes.filter(isScope),
     subject: values.sub,
     ttlSeconds,
@@ -31,6 +38,11 @@ async function main(): Promise<void> {
     audience: auth.audience,
   });
   process.stdout.write(`${token}\n`);
+  if (development) {
+    process.stderr.write(
+      `signed with the sandbox's development secret (${config.sandboxDataDir}), the one npm start uses in sandbox mode\n`,
+    );
+  }
   process.stderr.write(`expires ${expiresAt.toISOString()}\n`);
 }
 

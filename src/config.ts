@@ -1,9 +1,11 @@
 // The only module that reads process.env. Everything is validated once, at
 // start; a bad value stops the process with one line that names the variable.
 // Secret values never appear in those lines, nor anywhere else.
+import path from 'node:path';
 import { z } from 'zod';
 import { parseDurationSeconds } from './auth/duration.js';
 import { compileTrust, type TrustProxySetting } from './client-address.js';
+import { projectPath } from './project-files.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -72,6 +74,8 @@ const envSchema = z.object({
   SANDBOX_PORT: port.default(4010),
   /** On SIGTERM, how long /health/ready answers 503 while the gateway still serves, before it drains (0: at once). */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Sandbox mode: where the sandbox's accounts, the development secrets and the event log survive restarts. */
+  SANDBOX_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** How often /health/ready checks the payment service and Redis (and how stale its answer may be). */
   HEALTH_PROBE_MS: positiveInt.default(5_000),
@@ -123,7 +127,7 @@ const envSchema = z.object({
   CLIENT_TOKEN_TTL: durationSeconds.default(3600),
   /** HS256 key of client tokens; default: derived from AUTH_JWT_SECRET. */
   CLIENT_TOKEN_SECRET: hmacSecret.optional(),
-  /** off: any document; allow: any document, or a manifest document by its hash; enforce: manifest documents only. */
+  /** off: any document as text; allow (default): any document, or a manifest document by its hash; enforce: manifest documents only. */
   TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).optional(),
   /** Comma-separated paths of extra manifests (hash -> document JSON), merged with the built-in one. */
   TRUSTED_DOCUMENTS_MANIFEST: z
@@ -174,6 +178,8 @@ export interface Config {
   sandboxPort: number;
   /** See SHUTDOWN_GRACE_MS. */
   shutdownGraceMs: number;
+  /** Sandbox mode's data folder (SANDBOX_DATA_DIR; default .sandbox-data/ in the project). */
+  sandboxDataDir: string;
   logLevel: LogLevel;
   healthProbeMs: number;
   subscriptions: { pollInitialMs: number; pollMaxMs: number; maxPerConnection: number; maxFrameBytes: number };
@@ -300,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
     sandboxPort: e.SANDBOX_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    sandboxDataDir: path.resolve(e.SANDBOX_DATA_DIR ?? projectPath('.sandbox-data')),
     logLevel: e.LOG_LEVEL,
     healthProbeMs: e.HEALTH_PROBE_MS,
     events: {
@@ -314,9 +321,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxFrameBytes: e.WS_MAX_FRAME_BYTES,
     },
     trustedDocuments: {
-      // Sandbox: off, so GraphiQL and ad-hoc documents just work. Live: allow, so frontends can send
-      // hashes from day one; production frontends should set enforce (see the README).
-      mode: e.TRUSTED_DOCUMENTS ?? (e.PAYMENT_BASE_URL ? 'allow' : 'off'),
+      // allow in both modes: GraphiQL and ad-hoc documents run as text, and the client kit's hashes
+      // (what the README's urql and Apollo set-ups send) run too. Production frontends should set enforce.
+      mode: e.TRUSTED_DOCUMENTS ?? 'allow',
       extraManifests: e.TRUSTED_DOCUMENTS_MANIFEST ?? [],
     },
     auth: {

@@ -51,9 +51,22 @@ export function toClientError(error: GraphQLError, requestId: string, log: Logge
   });
 }
 
-/** The error with `extensions.messageFr` (itself when it has one). */
-export function withFrench(error: GraphQLError): GraphQLError {
-  if (typeof error.extensions?.messageFr === 'string') return error;
+/**
+ * The code of a library's error that came without one: graphql-js gives none to a document that does not
+ * parse, to its validation errors, or to a variable whose value does not fit its type.
+ */
+function libraryCode(error: GraphQLError, stage?: 'parse' | 'validate'): string {
+  if (stage === 'parse' || /^Syntax Error: /.test(error.message)) return 'GRAPHQL_PARSE_FAILED';
+  if (stage === 'validate') return 'GRAPHQL_VALIDATION_FAILED';
+  if (/^Variable "\$\w+" (got invalid value|of required type|of non-null type)/.test(error.message)) return 'BAD_USER_INPUT';
+  return error.path === undefined ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR';
+}
+
+/** The error with `extensions.code` and `extensions.messageFr` (itself when it has both). */
+export function withFrench(error: GraphQLError, stage?: 'parse' | 'validate'): GraphQLError {
+  const hasCode = typeof error.extensions?.code === 'string';
+  if (typeof error.extensions?.messageFr === 'string' && hasCode) return error;
+  const code = hasCode ? error.extensions.code : libraryCode(error, stage);
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
@@ -61,7 +74,7 @@ export function withFrench(error: GraphQLError): GraphQLError {
     path: error.path,
     // Only a GraphQLError may stay behind it: yoga masks an error whose origin is anything else.
     originalError: error.originalError instanceof GraphQLError ? error.originalError : undefined,
-    extensions: { ...error.extensions, messageFr: frenchOf(error) },
+    extensions: { ...error.extensions, code, messageFr: frenchOf(error) },
   });
 }
 
@@ -86,12 +99,12 @@ export function useClientSafeErrors(log: Logger): Plugin<{ requestId?: string }>
     onParse:
       () =>
       ({ result, replaceParseResult }) => {
-        if (result instanceof GraphQLError) replaceParseResult(withFrench(result));
+        if (result instanceof GraphQLError) replaceParseResult(withFrench(result, 'parse'));
       },
     onValidate:
       () =>
       ({ result, setResult }) => {
-        if (result.length > 0) setResult(result.map((e) => (e instanceof GraphQLError ? withFrench(e) : e)) as GraphQLError[]);
+        if (result.length > 0) setResult(result.map((e) => (e instanceof GraphQLError ? withFrench(e, 'validate') : e)) as GraphQLError[]);
       },
     // The last word over HTTP: whatever yoga answers without executing (a bad token in the context, a
     // request that is not GraphQL, a masked error) gets its French too.

@@ -6,6 +6,7 @@
 import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken } from './auth/index.js';
 import type { Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { fileLogPersistence } from './events/log-file.js';
 import { realClock, type Clock } from './reconcile/clock.js';
 import { startReconciler, type Reconciler } from './reconcile/reconciler.js';
 import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js';
@@ -56,6 +57,8 @@ export interface StartGatewayOptions {
   withoutLimits?: boolean;
   /** The time of the reconciler and the subscription pollers (tests hand in a manual clock); default: the real one. */
   clock?: Clock;
+  /** Sandbox mode without Redis: keep the in-memory event log in this file across restarts. */
+  eventLogFile?: string;
 }
 
 /** The gateway's version (package.json), for the build-info metric. */
@@ -119,7 +122,9 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const probedUpstream = { ...upstream, fetchBalance: () => runUntraced(() => upstream.fetchBalance()) };
     cleanup.push(() => upstream.close());
 
-    const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs });
+    const logFile = !redis && options.eventLogFile ? fileLogPersistence(options.eventLogFile) : null;
+    const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs, memoryLogPersistence: logFile ?? undefined });
+    if (logFile) cleanup.push(async () => logFile.flush());
     cleanup.push(() => bus.close());
     const idempotency = observedIdempotencyStore(
       redis

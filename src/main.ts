@@ -1,20 +1,40 @@
 // `npm start`: validate the environment once, start the gateway (with the
 // sandbox when no payment service is configured), and stop cleanly on signals.
-import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { deriveClientTokenSecret } from './auth/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
+import { EVENT_LOG_FILE } from './events/log-file.js';
 import { createLogger, type Logger } from './logger.js';
-import type { Sandbox } from './sandbox/index.js';
+import type { DevelopmentIdentity, Sandbox } from './sandbox/index.js';
 
-/** Sandbox mode: the payment service runs in this process, with a fresh test account per start. */
+/**
+ * Sandbox mode: the payment service runs in this process. Its accounts, the account's key and the
+ * development secrets live in the data folder (SANDBOX_DATA_DIR), so a restart (or `npm run dev`'s reload)
+ * finds the same charges and the development tokens handed out before still verify.
+ */
 async function startEmbeddedSandbox(config: Config, log: Logger) {
   // Loaded only here: live mode never loads the simulator (its modules are not the production path).
-  const { startSandbox } = await import('./sandbox/index.js');
-  const sandbox = await startSandbox({ port: config.sandboxPort, host: config.host, log: (line) => log.debug(line) });
-  // The sandbox keeps one account per key: a new key is a new, pre-funded account.
-  const apiKey = `sk_test_${randomBytes(12).toString('hex')}`;
-  const webhookSecret = config.webhook.secret ?? randomBytes(24).toString('base64url');
-  return { sandbox, apiKey, webhookSecret };
+  const { STATE_FILE, developmentIdentity, startSandbox } = await import('./sandbox/index.js');
+  const identity = developmentIdentity(config.sandboxDataDir);
+  const sandbox = await startSandbox({
+    port: config.sandboxPort,
+    host: config.host,
+    log: (line) => log.debug(line),
+    dataFile: path.join(config.sandboxDataDir, STATE_FILE),
+  });
+  const webhookSecret = config.webhook.secret ?? identity.webhookSecret;
+  return { sandbox, apiKey: identity.apiKey, webhookSecret, identity };
+}
+
+/** The development secret signs staff tokens unless the environment names a key of its own. */
+function withDevelopmentSecret(config: Config, identity: DevelopmentIdentity): Config {
+  if (config.auth.jwtSecret !== null || config.auth.jwksUrl !== null) return config;
+  const jwtSecret = identity.authJwtSecret;
+  return {
+    ...config,
+    auth: { ...config.auth, jwtSecret, clientTokenSecret: config.auth.clientTokenSecret ?? deriveClientTokenSecret(jwtSecret) },
+  };
 }
 
 function connectSandboxWebhooks(sandbox: Sandbox, config: Config, webhookUrl: string, secret: string): void {
@@ -34,12 +54,19 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const embedded = config.mode === 'sandbox' ? await startEmbeddedSandbox(config, log) : null;
+  if (embedded) config = withDevelopmentSecret(config, embedded.identity);
   let gateway;
   try {
     gateway = await startGateway(
       config,
       log,
-      embedded ? { upstream: { baseUrl: embedded.sandbox.url, apiKey: embedded.apiKey }, webhookSecret: embedded.webhookSecret } : {},
+      embedded
+        ? {
+            upstream: { baseUrl: embedded.sandbox.url, apiKey: embedded.apiKey },
+            webhookSecret: embedded.webhookSecret,
+            eventLogFile: path.join(config.sandboxDataDir, EVENT_LOG_FILE),
+          }
+        : {},
     );
   } catch (err) {
     await embedded?.sandbox.close();
@@ -56,6 +83,7 @@ async function main(): Promise<void> {
     lines.push(
       `Payment service: embedded sandbox at ${embedded.sandbox.url} (test mode; webhooks delivered to ${gateway.webhookUrl})`,
       'Test numbers: OPA_BF 76000000, OPB_BF 70000000, OPC_BF 58000000, OPD_BF 68000000, OPE_BJ 0196000000, OPF_BJ 0195000000; OTP 123456',
+      `Sandbox data: ${config.sandboxDataDir} (${embedded.identity.created ? 'new' : 'kept from the last run'}; npm run sandbox:reset starts fresh)`,
       // The sandbox's own token (test money only): GraphiQL already sends it; scripts and frontends in development may too.
       ...(gateway.developmentToken
         ? [

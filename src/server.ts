@@ -33,6 +33,7 @@ import type { ReadinessProbe } from './readiness.js';
 import { createDrain } from './drain.js';
 import { clientAddressing, type ClientAddressing } from './client-address.js';
 import { useSharedEventExecution } from './shared-execution.js';
+import { withLivePanel } from './graphiql-live-panel.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 import type { Observability } from './observability/index.js';
@@ -154,7 +155,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     maxRequestBodySize: false,
     // GraphiQL with its assets inlined, so the page works offline (yoga's default loads them from a CDN).
     // The page is a 9 MB module: it is loaded on the first visit, not at start (live mode usually has it off).
-    renderGraphiQL: async (graphiqlOptions) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiqlOptions),
+    // In sandbox mode it carries a live panel of paymentEvents (src/graphiql-live-panel.ts).
+    renderGraphiQL: async (graphiqlOptions) =>
+      withLivePanel((await import('@graphql-yoga/render-graphiql')).renderGraphiQL(graphiqlOptions), options.graphiqlToken ?? null),
     graphiql: limits.graphiql && {
       title: 'Mobile-money payments gateway',
       subscriptionsProtocol: 'WS',

@@ -6,7 +6,9 @@
 // we start it ourselves so the signal reaches our process, not npm's.
 import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
@@ -17,6 +19,7 @@ import { waitFor } from './helpers/wait.js';
 import { graphql } from './gql/index.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = mkdtempSync(path.join(tmpdir(), 'main-test-'));
 let child: ChildProcess;
 let output = '';
 let graphqlUrl = '';
@@ -28,7 +31,8 @@ beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
     // debug: the embedded sandbox logs each request it serves (how the test sees the subscription's baseline).
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', SUBSCRIPTION_POLL_MS: '0', LOG_LEVEL: 'debug' },
+    // A data folder of its own: the project's .sandbox-data/ is the developer's.
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', SUBSCRIPTION_POLL_MS: '0', LOG_LEVEL: 'debug', SANDBOX_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = new Promise<string>((resolve, reject) => {
@@ -51,6 +55,7 @@ afterAll(async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   }
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const CreateCharge = graphql(`

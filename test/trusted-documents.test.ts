@@ -315,8 +315,8 @@ describe('TRUSTED_DOCUMENTS=allow', () => {
 describe('trusted documents configuration', () => {
   const live = { PAYMENT_BASE_URL: 'https://api.example/', PAYMENT_API_KEY: 'sk_live_x', AUTH_JWT_SECRET: 'x'.repeat(32) };
 
-  it('is off in sandbox mode and allow in live mode unless set', () => {
-    expect(loadConfig({}).trustedDocuments).toEqual({ mode: 'off', extraManifests: [] });
+  it('is allow in both modes unless set', () => {
+    expect(loadConfig({}).trustedDocuments).toEqual({ mode: 'allow', extraManifests: [] });
     expect(loadConfig(live).trustedDocuments.mode).toBe('allow');
     expect(loadConfig({ ...live, TRUSTED_DOCUMENTS: 'enforce' }).trustedDocuments.mode).toBe('enforce');
     expect(loadConfig({ TRUSTED_DOCUMENTS_MANIFEST: ' a.json, ,b.json ' }).trustedDocuments.extraManifests).toEqual(['a.json', 'b.json']);

@@ -58,7 +58,10 @@ export type BadInput =
   | { kind: 'filter_dates' }
   | { kind: 'filter_negative'; field: string }
   | { kind: 'filter_amounts' }
-  | { kind: 'too_many_ids'; max: number };
+  | { kind: 'too_many_ids'; max: number }
+  | { kind: 'event_id'; arg: string }
+  | { kind: 'event_dates' }
+  | { kind: 'event_kinds'; unknown: readonly string[]; known: readonly string[] };
 
 function badInput(p: BadInput): Text {
   switch (p.kind) {
@@ -88,6 +91,20 @@ function badInput(p: BadInput): Text {
       };
     case 'too_many_ids':
       return { en: `nodes takes at most ${p.max} ids.`, fr: `nodes accepte au plus ${p.max} identifiants.` };
+    case 'event_id':
+      return {
+        en: `\`${p.arg}\` is not an event id this API issued: pass a PaymentEvent.id you received.`,
+        fr: `\`${p.arg}\` n’est pas un identifiant d’événement émis par cette API : passez un PaymentEvent.id reçu.`,
+      };
+    case 'event_dates':
+      return { en: 'filter.since must not be after filter.until.', fr: 'filter.since ne doit pas être postérieur à filter.until.' };
+    case 'event_kinds': {
+      const unknown = p.unknown.map((k) => JSON.stringify(k)).join(', ');
+      return {
+        en: `Unknown event kind ${unknown}: kinds are ${p.known.join(', ')}.`,
+        fr: `Type d’événement inconnu ${unknown} : les types sont ${p.known.join(', ')}.`,
+      };
+    }
   }
 }
 
@@ -109,20 +126,37 @@ export const TOP_LEVEL_ERRORS = {
                 ? 'keys_unavailable'
                 : 'invalid',
   }),
-  FORBIDDEN: entry<{ field: string; scope: string | null }>({
-    when: 'The token lacks the scope a root field needs, or a client token asks for another resource.',
-    text: ({ field, scope }) =>
-      scope
+  FORBIDDEN: entry<{ field: string; scope: string | null; customer?: 'not_allowed' | 'other_payment' }>({
+    when: 'The token lacks the scope a root field needs, or a client token asks for another resource or a field customers may not use.',
+    // A customer's page holds a client token, which no scope can be added to: it is told what such a
+    // token may do, never which staff scope the field needs.
+    text: ({ field, scope, customer }) =>
+      customer === 'not_allowed'
         ? {
-            en: `This token may not use ${field}: it needs the ${scope} scope.`,
-            fr: `Ce jeton ne permet pas d’utiliser ${field} : il lui faut la permission ${scope}.`,
+            en: `A customer's payment token cannot use ${field}: it may only read its own payment, submit its OTP and follow its updates.`,
+            fr: `Le jeton de paiement d’un client ne permet pas d’utiliser ${field} : il permet seulement de lire son propre paiement, d’en saisir le code OTP et d’en suivre les mises à jour.`,
           }
-        : { en: `No one may use ${field}.`, fr: `Personne ne peut utiliser ${field}.` },
+        : customer === 'other_payment'
+          ? {
+              en: `A customer's payment token may use ${field} for its own payment only.`,
+              fr: `Le jeton de paiement d’un client ne permet d’utiliser ${field} que pour son propre paiement.`,
+            }
+          : scope
+            ? {
+                en: `This token may not use ${field}: it needs the ${scope} scope.`,
+                fr: `Ce jeton ne permet pas d’utiliser ${field} : il lui faut la permission ${scope}.`,
+              }
+            : { en: `No one may use ${field}.`, fr: `Personne ne peut utiliser ${field}.` },
     samples: [
       { field: 'createTransfer', scope: 'payouts:write' },
       { field: 'secretField', scope: null },
+      { field: 'charges', scope: null, customer: 'not_allowed' },
+      { field: 'charge', scope: null, customer: 'other_payment' },
     ],
     fromRaised: (ext, message) => {
+      const customer =
+        /^A customer's payment token cannot use (\w+)/.exec(message) ?? /^A customer's payment token may use (\w+)/.exec(message);
+      if (customer) return { field: customer[1]!, scope: null, customer: message.includes('cannot') ? 'not_allowed' : 'other_payment' };
       const m = /may not use (\w+)/.exec(message) ?? /No one may use (\w+)/.exec(message);
       return m ? { field: m[1]!, scope: typeof ext.requiredScope === 'string' ? ext.requiredScope : null } : null;
     },
@@ -176,6 +210,9 @@ export const TOP_LEVEL_ERRORS = {
       { kind: 'filter_negative', field: 'amountMin' },
       { kind: 'filter_amounts' },
       { kind: 'too_many_ids', max: 100 },
+      { kind: 'event_id', arg: 'after' },
+      { kind: 'event_dates' },
+      { kind: 'event_kinds', unknown: ['charge.sucess'], known: ['charge.success', 'charge.failed'] },
     ],
     fromRaised: (ext) => (typeof ext.maxIds === 'number' ? { kind: 'too_many_ids', max: ext.maxIds } : null),
   }),
@@ -335,6 +372,24 @@ export const TOP_LEVEL_ERRORS = {
       en: 'This gateway runs trusted documents only: send the hash of a document of its manifest as extensions.persistedQuery.sha256Hash.',
       fr: 'Cette passerelle n’exécute que des documents de confiance : envoyez l’empreinte d’un document de son manifeste dans extensions.persistedQuery.sha256Hash.',
     }),
+    samples: [undefined],
+  }),
+  GRAPHQL_PARSE_FAILED: entry({
+    when: 'A document that does not parse (graphql-js; its sentence is translated in graphql-fr.ts).',
+    text: () => ({ en: 'The GraphQL document does not parse.', fr: 'Erreur de syntaxe dans le document GraphQL.' }),
+    samples: [undefined],
+  }),
+  GRAPHQL_VALIDATION_FAILED: entry({
+    when: 'A document that does not validate against the schema (graphql-js, graphql-armor; translated in graphql-fr.ts).',
+    text: () => ({
+      en: 'The GraphQL document is not valid against the schema.',
+      fr: 'Le document GraphQL n’est pas valide au regard du schéma.',
+    }),
+    samples: [undefined],
+  }),
+  BAD_REQUEST: entry({
+    when: 'A request that is not a GraphQL request (yoga: no query, a body that is not JSON, a GET mutation...).',
+    text: () => ({ en: 'This is not a valid GraphQL request.', fr: 'Ce n’est pas une requête GraphQL valide.' }),
     samples: [undefined],
   }),
   PERSISTED_QUERY_ONLY: entry({

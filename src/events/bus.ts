@@ -18,7 +18,14 @@ import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js'
 import type { ResourceKind } from '../upstream/types.js';
 import type { GatewayRedis } from '../redis/connections.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { DEFAULT_EVENT_RETENTION_MS, memoryEventLog, redisEventLog, type AppendOnceResult, type EventLog } from './log.js';
+import {
+  DEFAULT_EVENT_RETENTION_MS,
+  memoryEventLog,
+  redisEventLog,
+  type AppendOnceResult,
+  type EventLog,
+  type MemoryLogPersistence,
+} from './log.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
 import { startTailer, type LogTailer, type TailListener } from './tailer.js';
 import { logLag, type LogLag } from './lag.js';
@@ -74,6 +81,8 @@ export interface EventBusOptions {
   retentionMs?: number;
   /** Cap of the in-memory log (no Redis). Default 10,000 events. */
   memoryLogEntries?: number;
+  /** The in-memory log's state across restarts (sandbox mode's data folder). */
+  memoryLogPersistence?: MemoryLogPersistence;
   /** Longest wait of one blocking read of the log. Default 2000 ms. */
   tailBlockMs?: number;
 }
@@ -107,7 +116,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
         retentionMs,
         logger: log,
       })
-    : memoryEventLog({ retentionMs, maxEntries: options.memoryLogEntries });
+    : memoryEventLog({ retentionMs, maxEntries: options.memoryLogEntries, persistence: options.memoryLogPersistence });
   const tailer: LogTailer = await startTailer({ log: eventLog, logger: log, blockMs: options.tailBlockMs });
 
   // The stop function of every running stream, so close() can end them all.

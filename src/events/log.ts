@@ -48,15 +48,29 @@ export interface MemoryEventLogOptions {
   retentionMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /** Keeps the log across restarts (the sandbox's data folder): state to start from, and a callback after each append. */
+  persistence?: MemoryLogPersistence;
+}
+
+/** What a memory log needs to be the same log after a restart: its events and how far retention trimmed. */
+export interface MemoryLogState {
+  entries: LoggedPaymentEvent[];
+  trimmed: StreamId;
+}
+
+export interface MemoryLogPersistence {
+  initial: MemoryLogState | null;
+  changed(state: MemoryLogState): void;
 }
 
 export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
   const retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
   const maxEntries = options.maxEntries ?? DEFAULT_MEMORY_LOG_ENTRIES;
   const now = options.now ?? Date.now;
-  const entries: LoggedPaymentEvent[] = [];
-  let last: [number, number] = [0, 0];
-  let trimmed: StreamId = ZERO_ID;
+  const entries: LoggedPaymentEvent[] = [...(options.persistence?.initial?.entries ?? [])];
+  let trimmed: StreamId = options.persistence?.initial?.trimmed ?? ZERO_ID;
+  // Ids keep increasing across a restart: the next one follows the newest kept (or trimmed) one.
+  let last: [number, number] = (parseStreamId(entries.at(-1)?.seq ?? trimmed) as [number, number] | null) ?? [0, 0];
   let wake: Array<() => void> = [];
   // onceKey -> [seq, expiry]; insertion order is expiry order (one TTL per caller in practice).
   const seen = new Map<string, [StreamId, number]>();
@@ -83,6 +97,7 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
     const logged = { ...event, seq: nextId() };
     entries.push(logged);
     trim();
+    options.persistence?.changed({ entries, trimmed });
     const waiting = wake;
     wake = [];
     waiting.forEach((w) => w());

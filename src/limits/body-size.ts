@@ -23,8 +23,14 @@ export async function admitBody(req: IncomingMessage, res: ServerResponse, maxBy
 }
 
 function refuse(req: IncomingMessage, res: ServerResponse, maxBytes: number): false {
+  // The catalogue's texts (src/errors/top-level.ts, which limits/ may not import; test/errors/every-error-path checks they match).
   const body = JSON.stringify({
-    errors: [{ message: `Request body larger than ${maxBytes} bytes.`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+    errors: [
+      {
+        message: `Request body larger than ${maxBytes} bytes.`,
+        extensions: { code: 'PAYLOAD_TOO_LARGE', messageFr: `Le corps de la requête dépasse ${maxBytes} octets.` },
+      },
+    ],
   });
   // Closing the connection after the answer: the rest of the body is never read.
   res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(body, () => req.destroy());

@@ -23,7 +23,13 @@ export function useBrowserSafety(): Plugin[] {
       endResponse(
         new fetchAPI.Response(
           JSON.stringify({
-            errors: [{ message: 'Send operations as application/json.', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
+            // The catalogue's texts (src/errors/top-level.ts, which limits/ may not import; test/errors/every-error-path checks they match).
+            errors: [
+              {
+                message: 'Send operations as application/json.',
+                extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', messageFr: 'Envoyez les opérations au format application/json.' },
+              },
+            ],
           }),
           { status: 415, headers: { 'content-type': 'application/json' } },
         ),

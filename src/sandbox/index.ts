@@ -7,6 +7,7 @@ import { WALLETS, type Wallet } from './contract.js';
 import { FaultRuntime, Faults, type FaultInjector } from './faults.js';
 import { Requests, type RequestLog } from './request-log.js';
 import { createSandboxServer } from './server.js';
+import { persistAccounts } from './persistence.js';
 import { AccountStore, isTestKey, type Bucket } from './store.js';
 import { WebhookFaults, type WebhookFaultInjector } from './webhook-faults.js';
 import { WebhookDispatcher, type SandboxWebhookTarget, type WebhookDelivery } from './webhooks.js';
@@ -18,6 +19,7 @@ export type { RecordedRequest, RequestFilter, RequestLog } from './request-log.j
 export { TEST_OTP, TEST_PHONES, TEST_WALLET_FUNDING, type TestPhones } from './test-data.js';
 export { CHARGE_FEE_BPS, SETTLEMENT_FEE_BPS, TRANSFER_FEE_BPS, feeAmount } from './fees.js';
 export { NO_PAYOUT_KEY_PREFIX, TEST_KEY_PREFIX } from './store.js';
+export { DEVELOPMENT_FILE, STATE_FILE, developmentIdentity, savedDevelopmentIdentity, type DevelopmentIdentity } from './persistence.js';
 export { WEBHOOK_RETRIES, signWebhook, type SandboxWebhookTarget, type WebhookDelivery } from './webhooks.js';
 export {
   WEBHOOK_FAULT_KINDS,
@@ -40,6 +42,8 @@ export interface SandboxOptions {
   webhook?: SandboxWebhookTarget | null;
   /** One line per request, webhook attempt and internal error. Never receives API keys or secrets. */
   log?: (line: string) => void;
+  /** Keep the accounts in this file across restarts (loaded at start, saved after changes and at close). */
+  dataFile?: string;
 }
 
 export interface BalancePatch {
@@ -89,6 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const webhooks = new WebhookDispatcher(clock, scheduler, delays.webhookRetryBaseMs, log, webhookFaults);
   webhooks.setTarget(options.webhook ?? null);
   const accounts = new AccountStore();
+  const persisted = options.dataFile ? persistAccounts(accounts, options.dataFile) : null;
   const faults = new Faults();
   const faultRuntime = new FaultRuntime(scheduler);
   const requests = new Requests();
@@ -111,6 +116,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     release: () => webhooks.releaseHeld(),
   };
   const server = createSandboxServer({ ctx, faults, faultRuntime, requests, webhookFaults: webhookFaultControl });
+  // Every change comes through a request that is not a GET (or a timer it started, saved at close).
+  if (persisted) server.on('request', (req, res) => void (req.method !== 'GET' && res.once('finish', () => persisted.changed())));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -149,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= (async () => {
         scheduler.close();
         faultRuntime.close();
+        persisted?.flush();
         await webhooks.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -144,6 +144,15 @@ export class Account {
   nextSeq(): number {
     return ++this.seq;
   }
+
+  /** The last creation number handed out (persistence.ts saves and restores it). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  set lastSeq(value: number) {
+    this.seq = value;
+  }
 }
 
 export function isTestKey(key: string | undefined): key is string {
@@ -164,6 +173,17 @@ export class AccountStore {
       this.byKey.set(key, account);
     }
     return account;
+  }
+
+  /** Every account with its key (persistence.ts). */
+  entries(): Array<[string, Account]> {
+    return [...this.byKey];
+  }
+
+  /** Puts back an account saved by persistence.ts, with its checkouts findable again. */
+  restore(key: string, account: Account): void {
+    this.byKey.set(key, account);
+    for (const checkout of account.checkouts.values()) this.indexCheckout(account, checkout);
   }
 
   indexCheckout(account: Account, checkout: CheckoutRecord): void {

@@ -61,7 +61,10 @@ export function refusal(ctx: GatewayContext, info: GraphQLResolveInfo): GraphQLE
   if (moneyMoving) audit(ctx, info.fieldName, { arg: argumentOf(info), outcome: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' });
   if (!ctx.principal) return unauthenticated();
   const field = info.parentType.getFields()[info.fieldName];
-  const requiredScope = (field?.extensions as { requiredScope?: Scope } | undefined)?.requiredScope ?? null;
+  const { requiredScope = null, clientTokens = false } = (field?.extensions ?? {}) as { requiredScope?: Scope; clientTokens?: boolean };
+  if (ctx.principal.kind === 'client') {
+    return topLevelError('FORBIDDEN', { field: info.fieldName, scope: null, customer: clientTokens ? 'other_payment' : 'not_allowed' });
+  }
   return topLevelError('FORBIDDEN', { field: info.fieldName, scope: requiredScope }, { extensions: { requiredScope } });
 }
 

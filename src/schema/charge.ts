@@ -36,6 +36,8 @@ import { operatorName } from '../errors/operators.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { buildConnection, listScope, parseConnectionArgs } from './pagination.js';
+import { chargeInstructions, type NextAction } from './charge-instructions.js';
+import { normalizedPhone } from './phone-input.js';
 import { ChargeRef } from './refs.js';
 
 const ConfirmationAttemptRef = builder.objectRef<ConfirmationAttempt>('ConfirmationAttempt').implement({
@@ -141,7 +143,7 @@ function toUpstreamFilter(filter: ChargeFilterArgs | null | undefined): ChargeLi
   if (f.reference) out.reference = f.reference;
   if (f.status) out.status = f.status as ChargeListFilter['status'];
   if (f.provider) out.provider = f.provider;
-  if (f.phone) out.phone = f.phone;
+  if (f.phone) out.phone = normalizedPhone(f.phone, f.provider);
   if (f.dateFrom) out.dateFrom = f.dateFrom;
   if (f.dateTo) out.dateTo = f.dateTo;
   if (f.amountMin != null) out.amountMin = f.amountMin;
@@ -199,8 +201,6 @@ const NextActionEnum = builder.enumType('ChargeNextAction', {
   } as const,
 });
 
-type NextAction = 'ENTER_OTP' | 'DIAL_USSD_THEN_ENTER_OTP' | 'CONFIRM_ON_PHONE' | 'NONE';
-
 /** opa_bf sends no OTP until the customer dials the USSD code shown in displayText. */
 export function nextActionFor(status: ChargeStatus, provider: Provider): NextAction {
   if (status === 'pay_offline') return 'CONFIRM_ON_PHONE';
@@ -219,8 +219,17 @@ const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateC
   fields: (t) => ({
     reference: t.exposeString('reference', { description: 'The charge reference (give it to submitChargeOtp).' }),
     status: t.field({ type: ChargeStatusEnum, resolve: (p) => p.status, description: 'SEND_OTP or PAY_OFFLINE.' }),
-    displayText: t.exposeString('displayText', {
-      description: 'Instructions for the customer, from the operator (may contain a USSD code to dial).',
+    displayText: t.string({
+      description: 'Instructions for the customer, in English (with the USSD code to dial, when the operator gives one).',
+      resolve: (p) => chargeInstructions(p.nextAction, p.displayText).en,
+    }),
+    displayTextFr: t.string({
+      description: 'The same instructions in French.',
+      resolve: (p) => chargeInstructions(p.nextAction, p.displayText).fr,
+    }),
+    operatorDisplayText: t.exposeString('displayText', {
+      description:
+        "The operator's own instructions, as it sent them (any language, often several in one string; empty when the charge was found again after a lost answer).",
     }),
     nextAction: t.field({ type: NextActionEnum, resolve: (p) => p.nextAction, description: 'What the customer must do next.' }),
     liveMode: t.exposeBoolean('liveMode', { description: 'False in test mode.' }),
@@ -244,7 +253,8 @@ const CreateChargeInput = builder.inputType('CreateChargeInput', {
     amount: t.int({ required: true, description: 'Amount in XOF, a positive whole number.' }),
     phone: t.string({
       required: true,
-      description: 'Customer phone, national format without country code (8 digits in Burkina Faso, 10 in Benin).',
+      description:
+        'Customer phone as typed: national (8 digits in Burkina Faso, 10 in Benin) or with +226/00226 or +229/00229; spaces, dots and dashes are fine. Sent to the service in national form.',
     }),
     provider: t.field({ type: ProviderEnum, required: true, description: "The customer's operator." }),
     confirmationMethod: t.field({
@@ -295,7 +305,7 @@ paymentMutation('createCharge', {
   // Without an extId of the client's, one derived from the key lets a charge whose answer was lost be found again.
   request: (input, key): ChargeRequest => ({
     amount: input.amount,
-    phone: input.phone,
+    phone: normalizedPhone(input.phone, input.provider),
     provider: input.provider,
     confirmationMethod: input.confirmationMethod ?? null,
     extId: input.extId ?? (key ? extIdForKey(key) : null),

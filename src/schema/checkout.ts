@@ -9,6 +9,7 @@ import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import type { Checkout, CheckoutStatus, Provider } from '../upstream/types.js';
 import { isInitializationReference } from '../upstream/checkout-reference.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
+import { normalizedPhone } from './phone-input.js';
 import { ChargeRef, CheckoutRef } from './refs.js';
 import { loadNodes } from './nodes.js';
 
@@ -88,7 +89,7 @@ function matchesCheckout(f: CheckoutFilter, reference: string | null | undefined
     (reference === undefined || c.reference === reference) &&
     (!f.status || c.status === f.status) &&
     (!f.provider || c.provider === f.provider) &&
-    (!f.phone || c.phone === f.phone) &&
+    (!f.phone || c.phone === normalizedPhone(f.phone, f.provider)) &&
     withinBounds(f, c);
 }
 

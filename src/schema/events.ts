@@ -4,7 +4,8 @@
 // as it moves forward.
 import { GraphQLError } from 'graphql';
 import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.js';
-import type { LoggedPaymentEvent } from '../events/payment-event.js';
+import { isMistypedEventKind, KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
+import { topLevelError } from '../errors/top-level.js';
 import { ResumeTooOldError } from '../events/bus.js';
 import { pageEvents, type EventFilter } from '../events/history.js';
 import { decodeEventId, encodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
@@ -95,14 +96,18 @@ function passOrInterrupt<T>(value: T | SubscriptionInterruption): T {
   return value;
 }
 
-function badInput(message: string, code = 'BAD_USER_INPUT'): GraphQLError {
-  return new GraphQLError(message, { extensions: { code } });
-}
-
 function eventPosition(id: string, argName: string): StreamId {
   const position = decodeEventId(id);
-  if (!position) throw badInput(`\`${argName}\` is not an event id this API issued.`);
+  if (!position) throw topLevelError('BAD_USER_INPUT', { kind: 'event_id', arg: argName });
   return position;
+}
+
+/** The distinct kinds asked for, none of them a mistake (a typo would silently match nothing); null: all. */
+function checkedKinds(kinds: readonly string[] | null | undefined): string[] | null {
+  if (!kinds || kinds.length === 0) return null;
+  const unknown = kinds.filter(isMistypedEventKind);
+  if (unknown.length > 0) throw topLevelError('BAD_USER_INPUT', { kind: 'event_kinds', unknown, known: KNOWN_EVENT_KINDS });
+  return [...new Set(kinds)].sort();
 }
 
 /**
@@ -149,7 +154,9 @@ async function follow(
 const EventFilterInput = builder.inputType('EventFilter', {
   description: 'Narrows the event history. All conditions must hold.',
   fields: (t) => ({
-    kinds: t.stringList({ description: 'Only these kinds (e.g. ["charge.success"]); all when omitted or empty.' }),
+    kinds: t.stringList({
+      description: 'Only these kinds (e.g. ["charge.success"]); all when omitted or empty. Checked as paymentEvents(kinds:) checks them.',
+    }),
     reference: t.string({ description: 'Only events about this resource reference.' }),
     since: t.field({ type: 'DateTime', description: 'Received at or after this instant.' }),
     until: t.field({ type: 'DateTime', description: 'Received at or before this instant.' }),
@@ -162,9 +169,9 @@ function toEventFilter(args: EventFilterArgs | null | undefined): EventFilter {
   const f = args ?? {};
   const since = f.since ? f.since.getTime() : null;
   const until = f.until ? f.until.getTime() : null;
-  if (since !== null && until !== null && since > until) throw badInput('filter.since must not be after filter.until.');
+  if (since !== null && until !== null && since > until) throw topLevelError('BAD_USER_INPUT', { kind: 'event_dates' });
   return {
-    kinds: f.kinds && f.kinds.length > 0 ? [...new Set(f.kinds)].sort() : null,
+    kinds: checkedKinds(f.kinds),
     reference: f.reference || null,
     since,
     until,
@@ -184,14 +191,9 @@ function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'be
     decoded = null;
   }
   if (!decoded || typeof decoded.s !== 'string' || typeof decoded.q !== 'string' || !parseStreamId(decoded.q)) {
-    throw badInput(`\`${argName}\` is not a cursor this API issued.`, 'INVALID_CURSOR');
+    throw topLevelError('INVALID_CURSOR', { arg: argName, reason: 'malformed' });
   }
-  if (decoded.s !== scope) {
-    throw badInput(
-      `\`${argName}\` was issued for a different list or filter; start again without a cursor when the filter changes.`,
-      'INVALID_CURSOR',
-    );
-  }
+  if (decoded.s !== scope) throw topLevelError('INVALID_CURSOR', { arg: argName, reason: 'other_list' });
   return decoded.q;
 }
 
@@ -211,10 +213,10 @@ builder.queryFields((t) => ({
           ['last', args.last],
         ] as const) {
           if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
-            throw badInput(`\`${name}\` must be between 1 and ${MAX_PAGE_SIZE}.`);
+            throw topLevelError('BAD_USER_INPUT', { kind: 'page_size', arg: name, max: MAX_PAGE_SIZE });
           }
         }
-        if (args.first != null && args.last != null) throw badInput('Pass `first` or `last`, not both.');
+        if (args.first != null && args.last != null) throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
         const after = args.after ? decodeEventCursor(args.after, scope, 'after') : null;
         const before = args.before ? decodeEventCursor(args.before, scope, 'before') : null;
         const page = await pageEvents(
@@ -251,13 +253,17 @@ builder.subscriptionFields((t) => ({
     description:
       'Every event, in log order, each once. Pass `after` (the last id you received) to first receive, in order, every event since then still in the log, then live ones: remember the last id and resubscribe with it after every reconnect. An `after` older than the log is EVENT_CURSOR_EXPIRED: reload from the `events` query. Pass `kinds` to receive only some (e.g. ["charge.success", "charge.failed"]).',
     args: {
-      kinds: t.arg.stringList({ required: false, description: 'Event kinds to receive; all when omitted or empty.' }),
+      kinds: t.arg.stringList({
+        required: false,
+        description:
+          'Event kinds to receive; all when omitted or empty. A kind of the gateway’s namespaces (checkout., charge., transfer., settlement., reconciliation.) that it does not know, or a typo of a known one, is BAD_USER_INPUT listing the known kinds.',
+      }),
       after: t.arg.id({ required: false, description: 'Resume after this event id (from `PaymentEvent.id`).' }),
     },
     subscribe: async (_root, { kinds, after }, ctx) => {
       const position = after ? eventPosition(String(after), 'after') : null;
       try {
-        return await ctx.live.paymentEvents(kinds ?? null, position);
+        return await ctx.live.paymentEvents(checkedKinds(kinds), position);
       } catch (err) {
         if (!(err instanceof ResumeTooOldError)) throw err;
         throw new GraphQLError(

@@ -26,6 +26,7 @@ import { PaymentErrorInterface } from './errors.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
+import { normalizedPhone } from './phone-input.js';
 import { TransferRef } from './refs.js';
 import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
 
@@ -81,7 +82,7 @@ function matchesTransfer(f: TransferFilter) {
     (!f.reference || tr.reference === f.reference) &&
     (!f.status || tr.status === f.status) &&
     (!f.wallet || tr.recipientWallet === f.wallet) &&
-    (!f.phone || tr.recipientPhone === f.phone) &&
+    (!f.phone || tr.recipientPhone === normalizedPhone(f.phone, f.wallet)) &&
     (!f.extId || tr.extId === f.extId) &&
     withinBounds(f, tr);
 }
@@ -126,7 +127,10 @@ const payoutFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.E
     required: true,
     description: `Amount in XOF the recipient receives, at least ${MIN_TRANSFER_AMOUNT}. Fees are debited on top.`,
   }),
-  recipientPhone: t.string({ required: true, description: 'Recipient phone number.' }),
+  recipientPhone: t.string({
+    required: true,
+    description: 'Recipient phone number as typed (national, or with +226/00226 or +229/00229; spaces, dots and dashes are fine).',
+  }),
   recipientWallet: t.field({ type: WalletEnum, description: "Wallet to pay from; by default the one matching the recipient's operator." }),
   extId: t.string({
     description: 'Your own reference for this payout (at most 100 characters, unique: the service refuses an ext_id it has seen).',
@@ -157,7 +161,7 @@ function checkTransferItem(checks: Checks, path: Array<string | number>, item: T
 function toUpstreamItem(item: TransferItemInput): CreateTransferInput {
   return {
     amount: item.amount,
-    recipientPhone: item.recipientPhone,
+    recipientPhone: normalizedPhone(item.recipientPhone, item.recipientWallet),
     recipientWallet: item.recipientWallet ?? null,
     extId: item.extId ?? null,
   };

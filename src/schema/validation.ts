@@ -5,6 +5,7 @@ import { PHONE_RULES, isValidRecipientFor, walletForPhone } from '../upstream/ph
 import type { Provider, Wallet } from '../upstream/types.js';
 import { BF_MOBILE_TEXT, operatorName, phoneRuleText } from '../errors/operators.js';
 import { ValidationError, type FieldProblem } from '../errors/payment-errors.js';
+import { normalizedPhone } from './phone-input.js';
 
 export const MIN_TRANSFER_AMOUNT = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -37,26 +38,36 @@ export class Checks {
     }
   }
 
-  phoneFor(path: string[], provider: Provider, phone: string): void {
-    if (!PHONE_RULES[provider].test(phone)) {
+  /** `typed` as the customer typed it (normalized here, as the request will be); messages quote it as typed. */
+  phoneFor(path: string[], provider: Provider, typed: string): void {
+    if (!PHONE_RULES[provider].test(normalizedPhone(typed, provider))) {
       const name = operatorName(provider);
       const rule = phoneRuleText(provider);
-      this.fail(path, `Not a valid ${name.en} number: expected ${rule.en}.`, `Numéro ${name.fr} invalide ; format attendu : ${rule.fr}.`);
+      this.fail(
+        path,
+        `Not a valid ${name.en} number: ${JSON.stringify(typed)}; expected ${rule.en}.`,
+        `Numéro ${name.fr} invalide : ${JSON.stringify(typed)} ; format attendu : ${rule.fr}.`,
+      );
     }
   }
 
-  recipient(path: string[], phone: string, wallet: Wallet | null | undefined): void {
+  recipient(path: string[], typed: string, wallet: Wallet | null | undefined): void {
+    const phone = normalizedPhone(typed, wallet);
     if (wallet ? !isValidRecipientFor(wallet, phone) : walletForPhone(phone) === null) {
       if (wallet) {
         const name = operatorName(wallet);
         const rule = wallet === 'opd_bf' ? BF_MOBILE_TEXT : phoneRuleText(wallet);
         this.fail(
           path,
-          `Not a number the ${name.en} wallet can pay: expected ${rule.en}.`,
-          `Le portefeuille ${name.fr} ne peut pas payer ce numéro ; format attendu : ${rule.fr}.`,
+          `Not a number the ${name.en} wallet can pay: ${JSON.stringify(typed)}; expected ${rule.en}.`,
+          `Le portefeuille ${name.fr} ne peut pas payer ce numéro : ${JSON.stringify(typed)} ; format attendu : ${rule.fr}.`,
         );
       } else {
-        this.fail(path, 'Not a Burkina Faso or Benin mobile number.', 'Ce n’est pas un numéro mobile du Burkina Faso ou du Bénin.');
+        this.fail(
+          path,
+          `Not a Burkina Faso or Benin mobile number: ${JSON.stringify(typed)}.`,
+          `Ce n’est pas un numéro mobile du Burkina Faso ou du Bénin : ${JSON.stringify(typed)}.`,
+        );
       }
     }
   }

@@ -40,7 +40,14 @@ describe('npm run token', () => {
   });
 
   it('fails with one line naming AUTH_JWT_SECRET when it is not set, and on an unknown scope', async () => {
-    const unset = await runScript(['--scope', 'payments:read', '--sub', 'x'], {});
+    // Live mode with only a JWKS: nothing to sign with (sandbox mode signs with its development secret: test/sandbox-data.test.ts).
+    const live = {
+      PAYMENT_BASE_URL: 'https://api.example/',
+      PAYMENT_API_KEY: 'sk_live_x',
+      AUTH_JWKS_URL: 'https://id.example/jwks.json',
+      CLIENT_TOKEN_SECRET: SECRET,
+    };
+    const unset = await runScript(['--scope', 'payments:read', '--sub', 'x'], live);
     expect(unset.code).toBe(1);
     expect(unset.stdout).toBe('');
     expect(unset.stderr.trim().split('\n')).toHaveLength(1);

@@ -172,9 +172,9 @@ describe('typed errors (union members)', () => {
 
   it('a single field problem is the French of that field, as specific as the English', () => {
     const [opb] = everyCheckProblem().filter((e) => e.fieldErrors[0]!.message.includes(OPERATOR_NAMES.opb_bf.en));
-    expect(opb!.message).toBe(`Invalid input: Not a valid OPB Money Burkina Faso number: expected ${phoneRuleText('opb_bf').en}.`);
+    expect(opb!.message).toBe(`Invalid input: Not a valid OPB Money Burkina Faso number: "1"; expected ${phoneRuleText('opb_bf').en}.`);
     expect(opb!.messageFr).toBe(
-      'Les informations saisies ne sont pas valides : numéro OPB Money Burkina Faso invalide ; format attendu : 8 chiffres commençant par 70, 71, 72, 73, 60, 61, 62, 63, 50, 51, 52, 53, 01, 02, 03.',
+      'Les informations saisies ne sont pas valides : numéro OPB Money Burkina Faso invalide : "1" ; format attendu : 8 chiffres commençant par 70, 71, 72, 73, 60, 61, 62, 63, 50, 51, 52, 53, 01, 02, 03.',
     );
   });
 

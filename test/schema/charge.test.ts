@@ -13,7 +13,7 @@ const CreateCharge = graphql(`
     createCharge(input: $input) {
       __typename
       ... on CreateChargePayload {
-        reference status displayText nextAction liveMode
+        reference status displayText displayTextFr operatorDisplayText nextAction liveMode
         charge {
           id reference amount feePercent currency status provider phone extId operatorId ipAddress paymentMethod
           transactionDate createdAt updatedAt cancelledAt cancellationReason liveMode
@@ -106,6 +106,17 @@ describe('createCharge', () => {
     expect(result.status).toBe(c.status);
     expect(result.nextAction).toBe(c.nextAction);
     expect(result.displayText).toMatch(c.text);
+    // One language per field: the sandbox's operator text is "French / English" in one string.
+    expect(result.operatorDisplayText).toMatch(/ \/ /);
+    expect(result.displayText).not.toMatch(/ \/ |Composez|Un code|Validez/);
+    expect(result.displayTextFr).toMatch(
+      c.text.source === 'OTP'
+        ? /^Un code OTP vous a été envoyé par SMS/
+        : c.text.source === 'phone'
+          ? /^Validez le paiement/
+          : /^Composez \*/,
+    );
+    expect(result.displayTextFr).toMatch(c.text.source === 'OTP' || c.text.source === 'phone' ? /./ : c.text);
     expect(result.liveMode).toBe(false);
 
     // The payload's `charge` is the full charge, as the service now has it.

@@ -124,8 +124,10 @@ describe('over HTTP', () => {
     const fields = result.fieldErrors as Array<{ path: string[]; message: string; messageFr: string }>;
     expect(fields.map((f) => f.path.join('.')).sort()).toEqual(['input.amount', 'input.phone']);
     const phone = fields.find((f) => f.path.at(-1) === 'phone')!;
-    expect(phone.message).toMatch(/^Not a valid OPB Money Burkina Faso number: expected 8 digits starting with 70, 71/);
-    expect(phone.messageFr).toMatch(/^Numéro OPB Money Burkina Faso invalide ; format attendu : 8 chiffres commençant par 70, 71/);
+    expect(phone.message).toMatch(/^Not a valid OPB Money Burkina Faso number: "76000000"; expected 8 digits starting with 70, 71/);
+    expect(phone.messageFr).toMatch(
+      /^Numéro OPB Money Burkina Faso invalide : "76000000" ; format attendu : 8 chiffres commençant par 70, 71/,
+    );
     const amount = fields.find((f) => f.path.at(-1) === 'amount')!;
     expect(amount.messageFr).toBe('Le montant doit être un nombre entier positif de XOF.');
     expect(result.messageFr).toBe('Les informations saisies ne sont pas valides : 2 champs à corriger.');

@@ -1,0 +1,122 @@
+// The README's urql and Apollo set-ups, taken from README.md itself (so the
+// README cannot drift from what works) and run as a newcomer would run them:
+// each in its own Node process, against a gateway started as `npm start` starts
+// it (sandbox mode, every default), with only the two constants the README marks
+// "← yours" set to the gateway's URL and the development token it printed.
+// Each recipe creates a charge, reads a typed error's messageFr, and follows the
+// charge live until the OTP it submits makes it SUCCESS; both also type-check.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bareEnv, repoRoot, startAsNpmStart, type StartedGateway } from './helpers/npm-start.js';
+import { withTimeout } from './helpers/wait.js';
+
+/** The first ```ts block after the paragraph that starts with `lead`. */
+export function readmeBlock(readme: string, lead: string): string {
+  const at = readme.indexOf(lead);
+  if (at < 0) throw new Error(`README has no paragraph starting ${lead}`);
+  const open = readme.indexOf('```ts\n', at);
+  const close = readme.indexOf('\n```', open + 6);
+  return readme.slice(open + 6, close + 1);
+}
+
+/** Sets the marked constants; nothing else of the block changes but where the kit is imported from. */
+function runnable(block: string, graphqlUrl: string, token: string, folder: string): string {
+  const marked = /^const (GATEWAY_URL|TOKEN) = '[^']*'; \/\/ ← yours$/gm;
+  expect(block.match(marked)).toHaveLength(2);
+  return block
+    .replace(marked, (_line, name: string) => `const ${name} = ${JSON.stringify(name === 'TOKEN' ? token : graphqlUrl)};`)
+    .replaceAll("from './client/", `from '${path.relative(folder, path.join(repoRoot, 'client'))}/`);
+}
+
+async function runRecipe(source: string, file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  writeFileSync(file, source);
+  // Node 20's WebSocket is behind this flag; a browser has it (the README says so).
+  const child = spawn(process.execPath, ['--experimental-websocket', '--no-warnings', '--import', 'tsx', file], {
+    cwd: repoRoot,
+    env: bareEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+  try {
+    const code = await withTimeout(new Promise<number | null>((r) => child.once('exit', r)), 40_000, `${path.basename(file)} to finish`);
+    return { code, stdout, stderr };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
+describe('the README’s frontend recipes against `npm start`', () => {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  // Inside the project, so the recipe's imports resolve from its node_modules (.scratch/ is gitignored).
+  const folder = path.join(repoRoot, '.scratch', path.basename(mkdtempSync(path.join(tmpdir(), 'readme-'))));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'readme-sandbox-'));
+  let gateway: StartedGateway;
+
+  beforeAll(async () => {
+    mkdirSync(folder, { recursive: true });
+    gateway = await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  for (const [name, lead] of [
+    ['urql', '**urql** (`@urql/core`'],
+    ['Apollo Client', '**Apollo Client** (4.x'],
+  ] as const) {
+    it(`runs the ${name} set-up as written`, async () => {
+      const block = readmeBlock(readme, lead);
+      const token = gateway.authorization.replace(/^Bearer /, '');
+      const result = await runRecipe(runnable(block, gateway.graphqlUrl, token, folder), path.join(folder, `${name.replace(' ', '-')}.ts`));
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const lines = result.stdout.trim().split('\n');
+      // The refused number's typed error, in French.
+      expect(lines[0]).toBe('error INVALID_ACCOUNT Ce numéro n’est pas valide ou n’a pas de compte mobile money chez cet opérateur.');
+      expect(lines[1]).toMatch(/^charge ch_\S+ SEND_OTP$/);
+      // The current state, then the change the OTP made (urql repeats a stream's last result as it ends).
+      expect(lines.slice(2, 4)).toEqual(['chargeUpdated SEND_OTP', 'chargeUpdated SUCCESS']);
+    }, 60_000);
+  }
+
+  it('type-checks both as a frontend’s bundler reads them (tsc, strict, moduleResolution bundler)', async () => {
+    for (const [name, lead] of [
+      ['urql', '**urql** (`@urql/core`'],
+      ['apollo', '**Apollo Client** (4.x'],
+    ] as const) {
+      writeFileSync(
+        path.join(folder, `typed-${name}.ts`),
+        runnable(readmeBlock(readme, lead), 'http://127.0.0.1:4000/graphql', 'a.b.c', folder),
+      );
+    }
+    writeFileSync(
+      path.join(folder, 'tsconfig.json'),
+      JSON.stringify({
+        extends: path.relative(folder, path.join(repoRoot, 'tsconfig.json')),
+        compilerOptions: {
+          noEmit: true,
+          rootDir: path.relative(folder, repoRoot),
+          lib: ['ES2022', 'DOM'],
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+        },
+        include: ['typed-*.ts'],
+      }),
+    );
+    const tsc = spawn(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], { cwd: repoRoot });
+    let output = '';
+    tsc.stdout.on('data', (c: Buffer) => void (output += c.toString()));
+    tsc.stderr.on('data', (c: Buffer) => void (output += c.toString()));
+    const code = await withTimeout(new Promise<number | null>((r) => tsc.once('exit', r)), 90_000, 'tsc');
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  }, 120_000);
+});
