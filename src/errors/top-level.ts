@@ -109,6 +109,14 @@ export const TOP_LEVEL_ERRORS = {
                 ? 'keys_unavailable'
                 : 'invalid',
   }),
+  DUPLICATE_AUTHORIZATION: entry({
+    when: 'A request with two Authorization headers, or one holding several credentials (HTTP 400; over WebSocket, close 4400).',
+    text: () => ({
+      en: 'Send exactly one Authorization header with one Bearer token.',
+      fr: 'Envoyez un seul en-tête Authorization, avec un seul jeton Bearer.',
+    }),
+    samples: [undefined],
+  }),
   FORBIDDEN: entry<{ field: string; scope: string | null }>({
     when: 'The token lacks the scope a root field needs, or a client token asks for another resource.',
     text: ({ field, scope }) =>
