@@ -25,8 +25,10 @@ import {
   limitPlugins,
   originPolicy,
   serverTimeouts,
+  setSecurityHeaders,
   useBrowserSafety,
   useCompressedHtml,
+  useGraphiqlPolicy,
   useNoIntrospection,
 } from './limits/index.js';
 import type { ReadinessProbe } from './readiness.js';
@@ -115,7 +117,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const limitsPlugins = [
     ...useBrowserSafety(),
     ...(limits.introspection ? [] : [useNoIntrospection()]),
-    ...(limits.graphiql ? [useCompressedHtml()] : []),
+    // The page's own policy first: compression then works on the page as it will be sent.
+    ...(limits.graphiql ? [useGraphiqlPolicy(), useCompressedHtml()] : []),
     ...(options.limitsOff
       ? []
       : limitPlugins({
@@ -200,6 +203,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   });
 
   const server = createServer(serverTimeouts(limits), (req, res) => {
+    setSecurityHeaders(res);
     // A request reaching a closing server (on a kept-alive connection) is turned away before it can
     // start anything; the client retries on another replica.
     if (drain.draining) {

@@ -15,6 +15,7 @@ export { admitBody } from './body-size.js';
 export { CSRF_HEADERS, useBrowserSafety } from './browser-safety.js';
 export { useCompressedHtml } from './compressed-page.js';
 export { serverTimeouts } from './http-server.js';
+export { SECURITY_HEADERS, STRICT_CSP, graphiqlCsp, setSecurityHeaders, useGraphiqlPolicy } from './security-headers.js';
 export { connectionSlots, type ConnectionSlots } from './ws-connections.js';
 export { corsOptions, headerOf, originPolicy, type OriginPolicy } from './origins.js';
 export { operationLimits, rateLimitKey, type LimitsServices, type OperationLimits, type RateLimits } from './operation-limits.js';
