@@ -199,8 +199,8 @@ export const TOP_LEVEL_ERRORS = {
     samples: ['shutting_down', 'temporarily'],
     fromRaised: (_ext, message) => (/shutting down/i.test(message) ? 'shutting_down' : 'temporarily'),
   }),
-  TOO_MANY_SUBSCRIPTIONS: entry<{ max: number | null; over: 'connection' | 'caller' }>({
-    when: 'A WebSocket connection already runs WS_MAX_SUBSCRIPTIONS operations, or a caller holds too many SSE streams.',
+  TOO_MANY_SUBSCRIPTIONS: entry<{ max: number | null; over: 'connection' | 'caller' | 'subject' | 'gateway' }>({
+    when: 'A WebSocket connection already runs WS_MAX_SUBSCRIPTIONS operations, a caller holds too many SSE streams, a token subject holds MAX_SUBSCRIPTIONS_PER_SUBJECT subscriptions, or the replica MAX_SUBSCRIPTIONS.',
     text: ({ max, over }) => {
       if (over === 'connection') {
         return max === null
@@ -208,6 +208,25 @@ export const TOP_LEVEL_ERRORS = {
           : {
               en: `At most ${max} operations may run at once on one connection.`,
               fr: `Au plus ${max} opérations peuvent s’exécuter en même temps sur une même connexion.`,
+            };
+      }
+      if (over === 'subject') {
+        return max === null
+          ? { en: 'This token holds too many subscriptions.', fr: 'Ce jeton a trop d’abonnements ouverts.' }
+          : {
+              en: `At most ${max} subscriptions may run at once for one token subject, over all its connections.`,
+              fr: `Au plus ${max} abonnements peuvent être ouverts en même temps pour un même titulaire de jeton, toutes connexions confondues.`,
+            };
+      }
+      if (over === 'gateway') {
+        return max === null
+          ? {
+              en: 'The gateway holds too many subscriptions right now: try again later.',
+              fr: 'La passerelle a trop d’abonnements ouverts : réessayez plus tard.',
+            }
+          : {
+              en: `The gateway holds its most subscriptions (${max}) right now: try again later.`,
+              fr: `La passerelle a atteint son maximum d’abonnements (${max}) : réessayez plus tard.`,
             };
       }
       return max === null
@@ -219,10 +238,21 @@ export const TOP_LEVEL_ERRORS = {
       { max: null, over: 'connection' },
       { max: 5, over: 'caller' },
       { max: null, over: 'caller' },
+      { max: 500, over: 'subject' },
+      { max: null, over: 'subject' },
+      { max: 20_000, over: 'gateway' },
+      { max: null, over: 'gateway' },
     ],
     fromRaised: (_ext, message) => {
-      const max = /At most (\d+)/.exec(message);
-      return { max: max ? Number(max[1]) : null, over: /connection/.test(message) ? 'connection' : 'caller' };
+      const max = /At most (\d+)|most subscriptions \((\d+)\)/.exec(message);
+      const over = /subject/.test(message)
+        ? 'subject'
+        : /gateway/i.test(message)
+          ? 'gateway'
+          : /connection/.test(message)
+            ? 'connection'
+            : 'caller';
+      return { max: max ? Number(max[1] ?? max[2]) : null, over };
     },
   }),
   TOO_MANY_MONEY_MUTATIONS: entry<{ found: number }>({
