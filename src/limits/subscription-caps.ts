@@ -8,7 +8,7 @@
 // subscription is refused later on (a plain result instead of a stream).
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
-import { topLevelError } from '../errors/top-level.js';
+import { GraphQLError } from 'graphql';
 
 interface SubscriptionContext {
   principal: Principal | null;
@@ -29,8 +29,14 @@ export function subscriptionCaps(maxPerSubject: number, maxTotal: number): Subsc
     if (left <= 0) bySubject.delete(subject);
     else bySubject.set(subject, left);
   };
+  // The catalogue's English (src/errors/top-level.ts, which limits/ may not import): error masking adds its French.
   const refuse = (max: number, over: 'subject' | 'gateway') =>
-    topLevelError('TOO_MANY_SUBSCRIPTIONS', { max, over }, { extensions: { http: { status: 429 } } });
+    new GraphQLError(
+      over === 'subject'
+        ? `At most ${max} subscriptions may run at once for one token subject, over all its connections.`
+        : `The gateway holds its most subscriptions (${max}) right now: try again later.`,
+      { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', http: { status: 429 } } },
+    );
 
   const plugin: Plugin<SubscriptionContext> = {
     onSubscribe: ({ args, setResultAndStopExecution }) => {
