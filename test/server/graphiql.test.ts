@@ -49,7 +49,8 @@ describe.skipIf(!hasChromium)('GraphiQL', () => {
     expect(violations).toEqual([]);
     expect(gateway.developmentToken).not.toBeNull();
     await page.close();
-  });
+    // A 9 MB page and its editor on a loaded 2-core machine: more than the default 20 s at times.
+  }, 60_000);
 
   it('cannot be framed by a page of another origin', async () => {
     // Another site (another port: another origin) whose page frames GraphiQL.
