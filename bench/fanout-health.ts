@@ -30,6 +30,8 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 interface Window {
   count: number;
+  /** Probes that failed since the probe started (never expected). */
+  failures: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -55,15 +57,21 @@ async function main() {
     return Number(/^gateway_nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 1024 / 1024;
   };
   const memory = async () => ({ rss: rssMb(pid), heap: await heapMb() });
+  // As the payment service does: a 503 (the gateway could not store the event) is sent again.
   const postWebhook = async (marker: string) => {
     const body = JSON.stringify({ event: 'charge.success', data: { reference: marker, id: marker } });
-    const res = await request(`${origin}${WEBHOOK_PATH}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-webhook-hash': signBody(body, WEBHOOK_SECRET, 'hmac-sha256-hex') },
-      body,
-    });
-    await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`webhook answered ${res.statusCode}`);
+    for (let attempt = 1; ; attempt++) {
+      const res = await request(`${origin}${WEBHOOK_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-hash': signBody(body, WEBHOOK_SECRET, 'hmac-sha256-hex') },
+        body,
+      });
+      await res.body.text();
+      if (res.statusCode === 200) return;
+      if (res.statusCode !== 503 || attempt >= 5) throw new Error(`webhook answered ${res.statusCode}`);
+      console.log(`webhook ${marker} answered 503; sending it again`);
+      await sleep(200 * attempt);
+    }
   };
   const probe = await startChild(
     process.execPath,
@@ -83,6 +91,7 @@ async function main() {
     await sleep(3_000);
     const idle = await windowOf(idleFrom, epochNow());
     const before = await memory();
+    console.log(`idle: ${JSON.stringify(idle)}; RSS ${before.rss.toFixed(0)} MB`);
 
     const tokens = await Promise.all(
       Array.from(
@@ -116,13 +125,15 @@ async function main() {
     };
     // Subscriptions register some time after connection_ack: warm up until one event reaches every one.
     for (let i = 0; ; i++) {
-      const marker = `warm_${i}`;
+      const marker = `warm_${i}_${randomBytes(3).toString('hex')}`; // unique: a delivery id seen before is a duplicate (never delivered again)
       await postWebhook(marker);
       const reached = await reachAll(marker, 5_000);
+      console.log(`warm-up ${i}: ${reached} of ${SUBSCRIPTIONS}`);
       if (reached >= SUBSCRIPTIONS) break;
       if (i >= 20) throw new Error(`only ${reached} of ${SUBSCRIPTIONS} subscriptions receive events (a cap refused the rest?)`);
     }
     const connected = await memory();
+    console.log(`subscribed: RSS ${connected.rss.toFixed(0)} MB`);
 
     const windows: Window[] = [];
     const deliveries: number[] = [];
@@ -136,6 +147,7 @@ async function main() {
       if (reached < SUBSCRIPTIONS) console.log(`warning: webhook ${i} reached ${reached} of ${SUBSCRIPTIONS}`);
       deliveries.push(done - sent);
       windows.push(await windowOf(sent, done));
+      console.log(`fan-out ${i}: ${(done - sent).toFixed(0)} ms to all; /health/live ${JSON.stringify(windows.at(-1))}`);
     }
 
     await subscribers.stop();
