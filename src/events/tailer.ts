@@ -44,7 +44,7 @@ const BATCH = 500;
  * share (execution, serialisation, a socket write) as microtasks; without a turn in between, one event to 10,000
  * subscribers kept /health and every other request waiting for all of them (0.4 to 1 s).
  */
-export const DELIVERY_SLICE = 256;
+export const DELIVERY_SLICE = 64;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
