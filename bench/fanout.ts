@@ -121,7 +121,15 @@ async function main() {
   console.log(
     `${SUBSCRIBERS} paymentEvents subscribers x ${WEBHOOKS} webhooks; ${WATCHERS} charge watchers at ${WEBHOOK_RATE} webhooks/s for ${RATE_SECONDS} s; ${IDLE} idle connections`,
   );
-  const stack = await startBenchStack({ WEBHOOK_SECRET, WEBHOOK_PATH, WS_MAX_CONNECTIONS_PER_IP: '100000', SUBSCRIPTION_POLL_MS: '0' });
+  // Every connection uses the one bench token: one subject holding 10,000 subscriptions, far past the per-subject cap.
+  const stack = await startBenchStack({
+    WEBHOOK_SECRET,
+    WEBHOOK_PATH,
+    WS_MAX_CONNECTIONS_PER_IP: '100000',
+    SUBSCRIPTION_POLL_MS: '0',
+    MAX_SUBSCRIPTIONS_PER_SUBJECT: '100000',
+    MAX_SUBSCRIPTIONS: '100000',
+  });
   const webhookUrl = stack.graphqlUrl.replace(/\/graphql$/, WEBHOOK_PATH);
   const pid = stack.gateway.process.pid!;
   const results: Array<() => void> = [];

@@ -92,6 +92,10 @@ const envSchema = z.object({
   WS_MAX_SUBSCRIPTIONS: positiveInt.default(50),
   /** Largest WebSocket message accepted, in bytes. */
   WS_MAX_FRAME_BYTES: positiveInt.default(64 * 1024),
+  /** Subscriptions one token subject may hold at once on this replica, over every connection and transport. */
+  MAX_SUBSCRIPTIONS_PER_SUBJECT: positiveInt.default(500),
+  /** Subscriptions this replica holds at once, all callers together. */
+  MAX_SUBSCRIPTIONS: positiveInt.default(20_000),
   // Bounded cost per request (src/limits/): see the README's "Limits".
   WS_MAX_CONNECTIONS_PER_IP: positiveInt.default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
@@ -218,6 +222,9 @@ export interface LimitsConfig {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   wsMaxConnectionsPerIp: number;
+  /** MAX_SUBSCRIPTIONS_PER_SUBJECT and MAX_SUBSCRIPTIONS (src/limits/subscription-caps.ts). */
+  maxSubscriptionsPerSubject: number;
+  maxSubscriptions: number;
   armor: { maxDepth: number; maxAliases: number; maxTokens: number; maxDirectives: number; maxCost: number; fieldSuggestions: boolean };
   maxUpstreamCallsPerOperation: number;
   /** Per client address (client tokens, anonymous callers). */
@@ -344,6 +351,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       wsMaxConnectionsPerIp: e.WS_MAX_CONNECTIONS_PER_IP,
+      maxSubscriptionsPerSubject: e.MAX_SUBSCRIPTIONS_PER_SUBJECT,
+      maxSubscriptions: e.MAX_SUBSCRIPTIONS,
       armor: {
         maxDepth: e.MAX_DEPTH,
         maxAliases: e.MAX_ALIASES,

@@ -13,7 +13,7 @@ import { useClientSafeErrors } from './error-masking.js';
 import { maskUnexpected, maskedError, withRequestId } from './traceable-errors.js';
 import { topLevelError, topLevelErrorBody } from './errors/top-level.js';
 import { callerFromHttp, principalFrom, requestIdFrom, useAuthentication } from './caller.js';
-import { grantKey, type Principal } from './auth/index.js';
+import { grantKey, hasSeveralAuthorizations, isCredentialList, type Principal } from './auth/index.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './schema/audit.js';
 import type { HealthProbe } from './health.js';
 import type { LimitsConfig } from './config.js';
@@ -25,8 +25,10 @@ import {
   limitPlugins,
   originPolicy,
   serverTimeouts,
+  setSecurityHeaders,
   useBrowserSafety,
   useCompressedHtml,
+  useGraphiqlPolicy,
   useNoIntrospection,
 } from './limits/index.js';
 import type { ReadinessProbe } from './readiness.js';
@@ -90,6 +92,13 @@ function closeWhenExpired(
   socket.once('close', () => clearTimeout(timer));
 }
 
+/** Two credentials where one is expected (src/auth/bearer.ts): 400 before anything reads either of them. */
+function refuseSeveralAuthorizations(res: ServerResponse): void {
+  res
+    .writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .end(JSON.stringify({ errors: [topLevelErrorBody('DUPLICATE_AUTHORIZATION', undefined)] }));
+}
+
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const { services } = options;
   // A refused attempt at moving money leaves an audit line, as a run one does.
@@ -116,7 +125,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const limitsPlugins = [
     ...useBrowserSafety(),
     ...(limits.introspection ? [] : [useNoIntrospection()]),
-    ...(limits.graphiql ? [useCompressedHtml()] : []),
+    // The page's own policy first: compression then works on the page as it will be sent.
+    ...(limits.graphiql ? [useGraphiqlPolicy(), useCompressedHtml()] : []),
     ...(options.limitsOff
       ? []
       : limitPlugins({
@@ -131,6 +141,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     // The gateway's own origin is what the client reached: behind a trusted proxy, its scheme (X-Forwarded-Proto).
     const own = { proto: addressing.protoOf(req), host: req.headers.host };
     if (!origins.allows(headerOf(req.headers, 'origin'), own.host, own.proto)) return done(false, 403, 'Origin not allowed');
+    if (hasSeveralAuthorizations(req.rawHeaders)) return done(false, 400, 'More than one Authorization header');
     if (!options.limitsOff && !wsSlots.acquire(addressing.ipOf(req) ?? 'unknown', req.socket))
       return done(false, 429, 'Too many connections from this address');
     done(true);
@@ -204,6 +215,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   });
 
   const server = createServer(serverTimeouts(limits), (req, res) => {
+    setSecurityHeaders(res);
     // A request reaching a closing server (on a kept-alive connection) is turned away before it can
     // start anything; the client retries on another replica.
     if (drain.draining) {
@@ -255,6 +267,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     const requestId = requestIdFrom(headerOf(req.headers, 'x-request-id'));
     req.headers['x-request-id'] = requestId;
     withRequestId(requestId, () => {
+      if (hasSeveralAuthorizations(req.rawHeaders)) return refuseSeveralAuthorizations(res);
       if (options.limitsOff) return void yoga(req, res);
       // 413 above MAX_BODY_BYTES before yoga parses anything.
       admitBody(req, res, limits.maxBodyBytes).then(
@@ -312,6 +325,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return false;
         const authorization = (params as Record<string, unknown>).authorization;
         if (typeof authorization !== 'string') return false;
+        // Several credentials in one value: refused whole, as over HTTP (a close code of its own, so the client can tell).
+        if (isCredentialList(authorization)) {
+          ctx.extra.socket.close(4400, 'Bad request: send one authorization');
+          return false;
+        }
         const principal = await principalFrom(services.tokens, authorization).catch(() => null);
         if (!principal) return false;
         principalsBySocket.set(ctx.extra.socket, principal);
@@ -371,6 +389,17 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     },
     wsServer,
   );
+  // graphql-ws's ws adapter answers a socket's 'error' with a multi-line console.error of its stack (14 lines in the
+  // JSON log for each oversized frame an anonymous client sends). Those errors are the peer's protocol faults
+  // (a frame over maxPayload, an invalid frame) and ws has already closed the socket with the right code (1009,
+  // 1002): this listener, added after the adapter's, puts one log line in its place. No other 'error' listener is
+  // on a new socket at this point (ws itself listens on the TCP socket, not on the WebSocket).
+  wsServer.on('connection', (socket) => {
+    for (const listener of socket.rawListeners('error')) socket.removeListener('error', listener as (err: Error) => void);
+    socket.on('error', (err: Error & { code?: string }) => {
+      services.log.warn('websocket closed on a protocol error', { code: err.code ?? null, reason: err.message.slice(0, 200) });
+    });
+  });
 
   return {
     server,

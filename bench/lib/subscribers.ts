@@ -7,7 +7,9 @@
 // Modes: "events" subscribes every connection to paymentEvents (the marker is the
 // event's reference); "charges" subscribes connection i to chargeUpdated of
 // `${prefix}${offset + i}` (the marker is the reference, counted after the first,
-// current-state result); "idle" only connects and authenticates.
+// current-state result); "idle" only connects and authenticates. `tokens` (optional) spreads the connections over
+// several callers (connection i authenticates with tokens[i % tokens.length]); `perConnection` (events mode) opens
+// that many paymentEvents subscriptions on each connection.
 import { createInterface } from 'node:readline';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -19,6 +21,8 @@ interface Spec {
   mode: 'events' | 'charges' | 'idle';
   prefix?: string;
   offset?: number;
+  tokens?: string[];
+  perConnection?: number;
 }
 
 const spec = JSON.parse(process.argv[2]!) as Spec;
@@ -41,16 +45,22 @@ async function open(i: number): Promise<void> {
       webSocketImpl: WebSocket,
       lazy: false,
       retryAttempts: 0,
-      connectionParams: { authorization: `Bearer ${spec.token}` },
+      connectionParams: { authorization: `Bearer ${spec.tokens ? spec.tokens[i % spec.tokens.length] : spec.token}` },
       on: { connected: () => resolve(), closed: () => undefined },
       onNonLazyError: reject,
     });
     clients.push(client);
     if (spec.mode === 'events') {
-      client.subscribe<{ paymentEvents: { reference: string } }>(
-        { query: 'subscription { paymentEvents { id kind reference } }' },
-        { next: (r) => record(r.data!.paymentEvents.reference), error: () => undefined, complete: () => undefined },
-      );
+      for (let k = 0; k < (spec.perConnection ?? 1); k++) {
+        client.subscribe<{ paymentEvents: { reference: string } }>(
+          { query: 'subscription { paymentEvents { id kind reference } }' },
+          {
+            next: (r) => (r.data ? record(r.data.paymentEvents.reference) : undefined),
+            error: () => undefined,
+            complete: () => undefined,
+          },
+        );
+      }
     } else if (spec.mode === 'charges') {
       const reference = `${spec.prefix}${(spec.offset ?? 0) + i}`;
       let first = true;

@@ -1,6 +1,6 @@
 // Identity: who may call the gateway (staff tokens with scopes, client tokens bound to one payment).
 export { AuthError, type AuthFailureReason } from './errors.js';
-export { bearerFrom } from './bearer.js';
+export { bearerFrom, hasSeveralAuthorizations, isCredentialList } from './bearer.js';
 export { withGeneratedSecrets, deriveClientTokenSecret, type CompletedAuth } from './keys.js';
 export {
   clientSubject,

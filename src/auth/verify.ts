@@ -25,7 +25,12 @@ import type { MintedToken } from './staff-token.js';
 
 const SECRET_ALGORITHMS = ['HS256'];
 const JWKS_ALGORITHMS = ['RS256', 'ES256'];
-const CLOCK_TOLERANCE_SECONDS = 30;
+/**
+ * Tokens of other issuers (staff tokens from an identity provider, or minted on another machine) get a little
+ * clock tolerance: their `exp` was computed on a clock that is not ours. Client tokens are minted and checked by
+ * this gateway's own clock, so they get none: one rule on HTTP, SSE and WebSocket, which closes at `exp`.
+ */
+const STAFF_CLOCK_TOLERANCE_SECONDS = 30;
 /**
  * A token verified with one of the gateway's own secrets (HS256 staff tokens, client tokens) is taken
  * from memory for up to a minute, never past its expiry: a frontend sends the same token with every
@@ -79,7 +84,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     if (!keyed) throw new AuthError('algorithm');
     const options = {
       algorithms: keyed.algorithms,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      clockTolerance: STAFF_CLOCK_TOLERANCE_SECONDS,
       currentDate: now(),
       requiredClaims: ['exp', 'sub'],
       ...(auth.issuer ? { issuer: auth.issuer } : {}),
@@ -101,7 +106,6 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
         typ: CLIENT_TOKEN_TYP,
         issuer: CLIENT_TOKEN_ISSUER,
         audience: CLIENT_TOKEN_AUDIENCE,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
         currentDate: now(),
         requiredClaims: ['exp', 'sub', RESOURCE_CLAIM],
       }),
@@ -127,8 +131,9 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     const header = protectedHeader(token);
     const principal = await (isClientTyp(header.typ) ? verifyClient(token) : verifyStaff(token));
     if (principal.kind === 'staff' && !SECRET_ALGORITHMS.includes(String(header.alg))) return principal;
-    // jose accepts a token until its exp plus the clock tolerance: the cache never admits it longer.
-    const validUntilMs = Math.min(principal.expiresAt.getTime() + CLOCK_TOLERANCE_SECONDS * 1000, at + VERIFIED_CACHE_TTL_MS);
+    // jose accepts a token until its exp (plus the tolerance of its kind): the cache never admits it longer.
+    const toleranceMs = principal.kind === 'staff' ? STAFF_CLOCK_TOLERANCE_SECONDS * 1000 : 0;
+    const validUntilMs = Math.min(principal.expiresAt.getTime() + toleranceMs, at + VERIFIED_CACHE_TTL_MS);
     verifiedTokens.set(token, { principal, validUntilMs });
     if (verifiedTokens.size > VERIFIED_CACHE_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
     return principal;

@@ -126,6 +126,14 @@ export const TOP_LEVEL_ERRORS = {
                 ? 'keys_unavailable'
                 : 'invalid',
   }),
+  DUPLICATE_AUTHORIZATION: entry({
+    when: 'A request with two Authorization headers, or one holding several credentials (HTTP 400; over WebSocket, close 4400).',
+    text: () => ({
+      en: 'Send exactly one Authorization header with one Bearer token.',
+      fr: 'Envoyez un seul en-tête Authorization, avec un seul jeton Bearer.',
+    }),
+    samples: [undefined],
+  }),
   FORBIDDEN: entry<{ field: string; scope: string | null; customer?: 'not_allowed' | 'other_payment' }>({
     when: 'The token lacks the scope a root field needs, or a client token asks for another resource or a field customers may not use.',
     // A customer's page holds a client token, which no scope can be added to: it is told what such a
@@ -228,8 +236,8 @@ export const TOP_LEVEL_ERRORS = {
     samples: ['shutting_down', 'temporarily'],
     fromRaised: (_ext, message) => (/shutting down/i.test(message) ? 'shutting_down' : 'temporarily'),
   }),
-  TOO_MANY_SUBSCRIPTIONS: entry<{ max: number | null; over: 'connection' | 'caller' }>({
-    when: 'A WebSocket connection already runs WS_MAX_SUBSCRIPTIONS operations, or a caller holds too many SSE streams.',
+  TOO_MANY_SUBSCRIPTIONS: entry<{ max: number | null; over: 'connection' | 'caller' | 'subject' | 'gateway' }>({
+    when: 'A WebSocket connection already runs WS_MAX_SUBSCRIPTIONS operations, a caller holds too many SSE streams, a token subject holds MAX_SUBSCRIPTIONS_PER_SUBJECT subscriptions, or the replica MAX_SUBSCRIPTIONS.',
     text: ({ max, over }) => {
       if (over === 'connection') {
         return max === null
@@ -237,6 +245,25 @@ export const TOP_LEVEL_ERRORS = {
           : {
               en: `At most ${max} operations may run at once on one connection.`,
               fr: `Au plus ${max} opérations peuvent s’exécuter en même temps sur une même connexion.`,
+            };
+      }
+      if (over === 'subject') {
+        return max === null
+          ? { en: 'This token holds too many subscriptions.', fr: 'Ce jeton a trop d’abonnements ouverts.' }
+          : {
+              en: `At most ${max} subscriptions may run at once for one token subject, over all its connections.`,
+              fr: `Au plus ${max} abonnements peuvent être ouverts en même temps pour un même titulaire de jeton, toutes connexions confondues.`,
+            };
+      }
+      if (over === 'gateway') {
+        return max === null
+          ? {
+              en: 'The gateway holds too many subscriptions right now: try again later.',
+              fr: 'La passerelle a trop d’abonnements ouverts : réessayez plus tard.',
+            }
+          : {
+              en: `The gateway holds its most subscriptions (${max}) right now: try again later.`,
+              fr: `La passerelle a atteint son maximum d’abonnements (${max}) : réessayez plus tard.`,
             };
       }
       return max === null
@@ -248,10 +275,21 @@ export const TOP_LEVEL_ERRORS = {
       { max: null, over: 'connection' },
       { max: 5, over: 'caller' },
       { max: null, over: 'caller' },
+      { max: 500, over: 'subject' },
+      { max: null, over: 'subject' },
+      { max: 20_000, over: 'gateway' },
+      { max: null, over: 'gateway' },
     ],
     fromRaised: (_ext, message) => {
-      const max = /At most (\d+)/.exec(message);
-      return { max: max ? Number(max[1]) : null, over: /connection/.test(message) ? 'connection' : 'caller' };
+      const max = /At most (\d+)|most subscriptions \((\d+)\)/.exec(message);
+      const over = /subject/.test(message)
+        ? 'subject'
+        : /gateway/i.test(message)
+          ? 'gateway'
+          : /connection/.test(message)
+            ? 'connection'
+            : 'caller';
+      return { max: max ? Number(max[1] ?? max[2]) : null, over };
     },
   }),
   TOO_MANY_MONEY_MUTATIONS: entry<{ found: number }>({

@@ -10,12 +10,15 @@ import { isSubjectKey, type RateLimits } from './operation-limits.js';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { useRateLimits } from './rate-limit-plugin.js';
 import { useSseStreamLimit } from './sse-streams.js';
+import { subscriptionCaps } from './subscription-caps.js';
 
 export { admitBody } from './body-size.js';
 export { CSRF_HEADERS, useBrowserSafety } from './browser-safety.js';
 export { useCompressedHtml } from './compressed-page.js';
 export { serverTimeouts } from './http-server.js';
+export { SECURITY_HEADERS, STRICT_CSP, graphiqlCsp, setSecurityHeaders, useGraphiqlPolicy } from './security-headers.js';
 export { connectionSlots, type ConnectionSlots } from './ws-connections.js';
+export { subscriptionCaps, type SubscriptionCaps } from './subscription-caps.js';
 export { corsOptions, headerOf, originPolicy, type OriginPolicy } from './origins.js';
 export { operationLimits, rateLimitKey, type LimitsServices, type OperationLimits, type RateLimits } from './operation-limits.js';
 export { UpstreamBudgetExceededError } from './upstream-budget.js';
@@ -66,6 +69,7 @@ export function limitPlugins(options: LimitPluginOptions): Plugin[] {
     armorPlugin(options.limits.armor),
     { onValidate: ({ addValidationRule }) => addValidationRule(oneMoneyMutationRule(options.moneyMoving)) },
     useSseStreamLimit(options.maxSubscriptions) as Plugin,
+    subscriptionCaps(options.limits.maxSubscriptionsPerSubject, options.limits.maxSubscriptions).plugin as Plugin,
   ];
   if (options.rateLimits) plugins.push(useRateLimits(options.rateLimits) as Plugin);
   return plugins;

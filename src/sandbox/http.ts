@@ -1,5 +1,6 @@
 // What a handler returns: a complete HTTP answer as a value, so faults can
 // rewrite it (truncate it, retype it) before it goes out.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface HttpResult {
@@ -34,8 +35,47 @@ export function envelope(status: number, ok: boolean, message: string, extras: E
   return json(status, body);
 }
 
+/** Headers of every sandbox answer: no MIME sniffing, no Referer (the page's URL names a checkout), no framing. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+/**
+ * The policy of a page: its own inline scripts and styles, each allowed by its SHA-256 (never 'unsafe-inline'),
+ * fetches to this origin (the status poll), and no framing: the page takes phones and OTPs, so no other site may
+ * put it under a disguise (clickjacking). Forms are not restricted: paying or cancelling redirects to the
+ * merchant's success_url or cancel_url, which form-action would block.
+ */
+export function pagePolicy(page: string): string {
+  const hashes = (tag: 'script' | 'style') =>
+    [...page.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'gi'))]
+      .map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`)
+      .join(' ');
+  return [
+    "default-src 'none'",
+    `script-src ${hashes('script') || "'none'"}`,
+    `style-src ${hashes('style') || "'none'"}`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
 export function html(status: number, page: string): HttpResult {
-  return { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body: page };
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      ...SECURITY_HEADERS,
+      'content-security-policy': pagePolicy(page),
+    },
+    body: page,
+  };
 }
 
 export function redirect(location: string): HttpResult {
@@ -88,7 +128,7 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 export function writeResult(res: ServerResponse, result: HttpResult): void {
   const body = Buffer.from(result.body, 'utf8');
-  res.writeHead(result.status, { ...result.headers, 'content-length': String(body.length) });
+  res.writeHead(result.status, { ...SECURITY_HEADERS, ...result.headers, 'content-length': String(body.length) });
   res.end(body);
 }
 

@@ -33,12 +33,32 @@ describe('client tokens', () => {
     expect((await fixed.mintClientToken(charge, 60)).expiresAt).toEqual(new Date('2030-01-01T00:01:00Z'));
   });
 
-  it('are refused once expired, beyond the 30 s clock tolerance', async () => {
+  it('are refused one second after exp, with no clock tolerance (the gateway mints and checks them on one clock)', async () => {
     const mintedAt = new Date('2030-01-01T00:00:00Z');
     const { token } = await createTokenVerifier(authConfig(), { now: () => mintedAt }).mintClientToken(charge, 60);
     const at = (seconds: number) => createTokenVerifier(authConfig(), { now: () => new Date(mintedAt.getTime() + seconds * 1000) });
-    await expect(at(60 + 29).verify(token)).resolves.toMatchObject({ kind: 'client' });
-    expect((await refusal(at(60 + 31).verify(token), token)).reason).toBe('expired');
+    await expect(at(59).verify(token)).resolves.toMatchObject({ kind: 'client' });
+    expect((await refusal(at(60).verify(token), token)).reason).toBe('expired');
+    expect((await refusal(at(61).verify(token), token)).reason).toBe('expired');
+  });
+
+  it('are never kept by the verified-token cache past exp', async () => {
+    const mintedAt = new Date('2030-01-01T00:00:00Z');
+    let clock = mintedAt;
+    const verifier = createTokenVerifier(authConfig(), { now: () => clock });
+    const { token } = await verifier.mintClientToken(charge, 60);
+    clock = new Date(mintedAt.getTime() + 59_000); // verified (and cached) one second before exp
+    await expect(verifier.verifyAuthorization(`Bearer ${token}`)).resolves.toMatchObject({ kind: 'client' });
+    clock = new Date(mintedAt.getTime() + 61_000);
+    expect((await refusal(verifier.verifyAuthorization(`Bearer ${token}`), token)).reason).toBe('expired');
+  });
+
+  it('staff tokens of other issuers keep their 30 s clock tolerance', async () => {
+    const mintedAt = new Date('2030-01-01T00:00:00Z');
+    const { token } = await mintStaffToken({ secret: SECRET, scopes: ['payments:read'], subject: 'ops', ttlSeconds: 60, now: mintedAt });
+    const at = (seconds: number) => createTokenVerifier(authConfig(), { now: () => new Date(mintedAt.getTime() + seconds * 1000) });
+    await expect(at(61).verify(token)).resolves.toMatchObject({ kind: 'staff' });
+    expect((await refusal(at(91).verify(token), token)).reason).toBe('expired');
   });
 
   it('are refused when signed by another key or when the bound resource is changed', async () => {

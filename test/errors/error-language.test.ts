@@ -232,6 +232,14 @@ describe('top-level errors (the catalogue)', () => {
     expect(raised('At most 3 subscriptions may run at once.', { code: 'TOO_MANY_SUBSCRIPTIONS' })).toBe(
       'Au plus 3 abonnements peuvent être ouverts en même temps.',
     );
+    expect(
+      raised('At most 500 subscriptions may run at once for one token subject, over all its connections.', {
+        code: 'TOO_MANY_SUBSCRIPTIONS',
+      }),
+    ).toBe('Au plus 500 abonnements peuvent être ouverts en même temps pour un même titulaire de jeton, toutes connexions confondues.');
+    expect(raised('The gateway holds its most subscriptions (20000) right now: try again later.', { code: 'TOO_MANY_SUBSCRIPTIONS' })).toBe(
+      'La passerelle a atteint son maximum d’abonnements (20000) : réessayez plus tard.',
+    );
     expect(raised('PersistedQueryNotFound', { code: 'PERSISTED_QUERY_NOT_FOUND' })).toMatch(/opération enregistrée est inconnue/);
     expect(raised('The token has expired', { code: 'UNAUTHENTICATED' })).toMatch(/a expiré/);
     expect(

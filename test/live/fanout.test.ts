@@ -26,8 +26,12 @@ let stack: TestStack;
 let bus: BusProbe;
 
 beforeAll(async () => {
-  // 50 per connection is exactly the default cap; leave headroom so the test is about fan-out.
-  stack = await startStack({ env: { SUBSCRIPTION_POLL_MS: '0', WS_MAX_SUBSCRIPTIONS: '64' }, sandboxWebhooks: true });
+  // 50 per connection is exactly the default cap; leave headroom so the test is about fan-out. Every connection
+  // uses the one staff token: 1,000 subscriptions of one subject, twice MAX_SUBSCRIPTIONS_PER_SUBJECT's default.
+  stack = await startStack({
+    env: { SUBSCRIPTION_POLL_MS: '0', WS_MAX_SUBSCRIPTIONS: '64', MAX_SUBSCRIPTIONS_PER_SUBJECT: String(SUBSCRIBERS) },
+    sandboxWebhooks: true,
+  });
   bus = probeBus(stack.gateway.bus);
 });
 afterAll(async () => {

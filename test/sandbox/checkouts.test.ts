@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_OTP, manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
@@ -48,7 +49,7 @@ async function form(url: string, fields: Record<string, string>) {
 
 async function page(url: string) {
   const res = await request(url, { dispatcher: api.agent });
-  return { status: res.statusCode, type: String(res.headers['content-type']), text: await res.body.text() };
+  return { status: res.statusCode, type: String(res.headers['content-type']), headers: res.headers, text: await res.body.text() };
 }
 
 describe('checkout API', () => {
@@ -131,6 +132,32 @@ describe('payment page over HTTP (no browser)', () => {
     for (const op of ['opa_bf', 'opb_bf', 'opc_bf', 'opd_bf', 'ope_bj', 'opf_bj']) expect(p.text).toContain(`value="${op}"`);
     expect(p.text).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
     expect((await page(`${sandbox.url}/checkout/chk_unknown`)).status).toBe(404);
+  });
+
+  it('carries nosniff, no-referrer and framing protection, and a policy allowing only its own inline code (by hash)', async () => {
+    const { authorization_url } = await initialize();
+    for (const url of [authorization_url, `${sandbox.url}/checkout/chk_unknown`]) {
+      const { headers, text } = await page(url);
+      expect(headers, url).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+      });
+      const policy = String(headers['content-security-policy']);
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).not.toContain('unsafe-inline');
+      // Each inline style of the page is allowed by its own hash.
+      const style = /<style>([\s\S]*?)<\/style>/.exec(text)![1]!;
+      const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+      expect(policy).toContain(`'sha256-${hash}'`);
+    }
+    // The API's JSON answers are not sniffed either.
+    expect(
+      (
+        await request(`${sandbox.url}/v1/payment/checkouts/`, { dispatcher: api.agent }).then(async (r) => (await r.body.dump(), r.headers))
+      )['x-content-type-options'],
+    ).toBe('nosniff');
   });
 
   it('OTP flow: wrong number and wrong OTP shown in French and English; success redirects with ?reference=<uuid>', async () => {
