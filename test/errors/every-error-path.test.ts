@@ -48,7 +48,7 @@ beforeAll(async () => {
   [tight, enforcing] = await Promise.all([
     startStack({
       sharedSandbox: stack.sandbox,
-      env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '1', WS_MAX_SUBSCRIPTIONS: '1', RATE_LIMIT_PER_MINUTE: '3' },
+      env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '1', WS_MAX_SUBSCRIPTIONS: '1', RATE_LIMIT_STAFF_PER_MINUTE: '3' },
     }),
     startStack({ sharedSandbox: stack.sandbox, env: { TRUSTED_DOCUMENTS: 'enforce' } }),
   ]);
@@ -99,6 +99,15 @@ describe('who is calling', () => {
       expect(res.status).toBe(401);
       complete(res.body.errors, res.raw, 'UNAUTHENTICATED');
     }
+  });
+
+  it('DUPLICATE_AUTHORIZATION: one header holding two credentials', async () => {
+    const res = await rawPost(stack.gateway.graphqlUrl, JSON.stringify({ query: '{ balance { currency } }' }), {
+      'content-type': 'application/json',
+      authorization: `Bearer ${stack.staffToken}, Bearer ${stack.staffToken}`,
+    });
+    expect(res.status).toBe(400);
+    complete(res.body.errors, res.raw, 'DUPLICATE_AUTHORIZATION');
   });
 
   it('FORBIDDEN for a staff token names the scope it lacks', async () => {

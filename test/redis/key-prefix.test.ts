@@ -27,7 +27,12 @@ let a: TestStack;
 let b: TestStack;
 let observer: Redis;
 
-const env = (prefix: string) => ({ REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MONEY_PER_MINUTE: '2', SUBSCRIPTION_POLL_MS: '0' });
+const env = (prefix: string) => ({
+  REDIS_URL,
+  REDIS_KEY_PREFIX: prefix,
+  RATE_LIMIT_STAFF_MONEY_PER_MINUTE: '2',
+  SUBSCRIPTION_POLL_MS: '0',
+});
 const charge = (stack: TestStack, amount: number, idempotencyKey: string) =>
   stack.gql(Charge, { input: { amount, phone: '58000000', provider: 'OPC_BF', idempotencyKey } }).then((r) => r.data?.createCharge);
 
@@ -56,7 +61,7 @@ describe('REDIS_KEY_PREFIX', () => {
     expect(other?.__typename).toBe('CreateChargePayload');
     expect(other && 'reference' in other && first && 'reference' in first && other.reference !== first.reference).toBe(true);
 
-    // RATE_LIMIT_MONEY_PER_MINUTE=2 for the one subject: A spends its two, B still has one of its own.
+    // RATE_LIMIT_STAFF_MONEY_PER_MINUTE=2 for the one subject: A spends its two, B still has one of its own.
     expect((await charge(a, 613, randomUUID()))?.__typename).toBe('CreateChargePayload');
     expect((await charge(a, 614, randomUUID()))?.__typename).toBe('RateLimitedError');
     expect((await charge(b, 615, randomUUID()))?.__typename).toBe('CreateChargePayload');
