@@ -40,6 +40,7 @@ const envSchema = z.object({
   PAYMENT_TIMEOUT_MS: positiveInt.default(15_000),
   /** How long an idempotency claim may stay pending (a call sent, its result not yet saved) before it counts as outcome unknown and a retry reconciles. */
   IDEMPOTENCY_PENDING_TTL_MS: positiveInt.default(300_000),
+  IDEMPOTENCY_SETTLE_MS: positiveInt.default(60_000), // DEFAULT_SETTLE_WINDOW_MS of src/idempotency/run.ts
   PAYMENT_PAGE_PARAM: z.string().min(1).default('page'),
   PAYMENT_PAGE_SIZE_PARAM: z.string().min(1).default('page_size'),
   /** Page size the gateway asks of the charge list. */
@@ -141,6 +142,8 @@ export interface Config {
   redisUrl: string | null;
   /** See IDEMPOTENCY_PENDING_TTL_MS. */
   idempotencyPendingTtlMs: number;
+  /** See IDEMPOTENCY_SETTLE_MS. */
+  idempotencySettleMs: number;
   sandboxPort: number;
   logLevel: LogLevel;
   healthProbeMs: number;
@@ -230,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhook: { secret: e.WEBHOOK_SECRET ?? null, scheme: e.WEBHOOK_SIGNATURE_SCHEME, path: e.WEBHOOK_PATH },
     redisUrl: e.REDIS_URL ?? null,
     idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
+    idempotencySettleMs: e.IDEMPOTENCY_SETTLE_MS,
     sandboxPort: e.SANDBOX_PORT,
     logLevel: e.LOG_LEVEL,
     healthProbeMs: e.HEALTH_PROBE_MS,

@@ -16,7 +16,7 @@ import { createRateLimits } from './limits/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
 import { createObservability } from './observability/index.js';
-import { checkRedisForLiveMode, connectRedis } from './redis/index.js';
+import { checkRedisForLiveMode, connectRedis, redisEpoch, redisWriteHealth } from './redis/index.js';
 import { DEFAULT_DEDUPE_TTL_MS } from './webhooks/dedupe.js';
 import type { Logger } from './logger.js';
 import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './server.js';
@@ -86,11 +86,19 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const upstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey }, { observe: observability.observeUpstreamCall });
     cleanup.push(() => upstream.close());
 
+    // One view of the Redis generation for the stores built on it, and the watch of its writes and evictions.
+    const epoch = redis ? redisEpoch(redis) : null;
+    const redisWrites = redis && epoch ? redisWriteHealth({ redis, epoch, log }) : null;
+
     const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs });
     cleanup.push(() => bus.close());
     const idempotency = observedIdempotencyStore(
       redis
-        ? redisIdempotencyStore(redis, { pendingTtlMs: config.idempotencyPendingTtlMs })
+        ? redisIdempotencyStore(redis, {
+            pendingTtlMs: config.idempotencyPendingTtlMs,
+            epoch: epoch!,
+            unsafe: () => redisWrites!.problem,
+          })
         : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs }),
       observability.observeIdempotency,
     );
@@ -150,13 +158,14 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
           })
         : null;
 
-    const readiness = startReadinessProbe({ upstream, redis: redis?.commands ?? null, intervalMs: config.healthProbeMs, log });
+    const readiness = startReadinessProbe({ upstream, redis: redisWrites, intervalMs: config.healthProbeMs, log });
     cleanup.push(async () => readiness.stop());
 
     const server = createGatewayServer({
       services: {
         upstream,
         idempotency,
+        idempotencySettleMs: config.idempotencySettleMs,
         live,
         log,
         tokens,

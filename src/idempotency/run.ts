@@ -13,6 +13,8 @@
 // 3. Whenever the key is not clean (unknown outcome, an expired pending claim,
 //    or a store that may have lost it) `reconcile` looks for the request at
 //    the service before anything is sent again; what it finds is the result.
+//    An operation without `reconcile` whose store is known to have lost keys
+//    (Redis restarted empty, evictions) is refused as outcome_unknown.
 // 4. An unknown key that reconcile cannot find is refused (in progress) for
 //    `settleWindowMs` after the outcome became unknown, since the request may
 //    not be visible in the service's list yet. After that, not found means
@@ -52,7 +54,7 @@ export interface IdempotentRun<T> {
    * refused, and a possibly lost key is not checked.
    */
   reconcile?: (meta: Meta) => Promise<T | null>;
-  /** See rule 4 above. Default 60 s. */
+  /** See rule 4 above (IDEMPOTENCY_SETTLE_MS). Default 60 s. */
   settleWindowMs?: number;
   log?: Logger;
 }
@@ -69,10 +71,17 @@ export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
     case 'conflict':
       throw new IdempotencyConflictError('different_input');
     case 'in_progress':
-      throw new IdempotencyConflictError('in_progress');
+      throw new IdempotencyConflictError('in_progress', claim.retryAfterMs);
     case 'unknown':
       return settleUnknown(run, key, fingerprint, claim);
     case 'claimed':
+      // The store lost keys within a key lifetime: this may be the retry of a request it forgot. Without a
+      // way to look that request up, sending could make the payment twice: refused for good, like any
+      // unknown outcome that cannot be checked.
+      if (claim.lost && !run.reconcile) {
+        await quietly(run, 'markUnknown', () => run.store.markUnknown(key, fingerprint, meta));
+        throw new IdempotencyConflictError('outcome_unknown');
+      }
       if (!claim.clean && run.reconcile) {
         let found: T | null;
         try {
@@ -99,8 +108,10 @@ async function settleUnknown<T>(
   const found = await run.reconcile(claim.meta);
   if (found !== null) return save(run, key, fingerprint, claim.meta, found);
   // Not visible yet is not the same as never arrived: the client is told to retry shortly, with the same key.
-  if (claim.unknownForMs < (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS)) throw new IdempotencyConflictError('in_progress');
-  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress');
+  const settleLeftMs = (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS) - claim.unknownForMs;
+  if (settleLeftMs > 0) throw new IdempotencyConflictError('in_progress', settleLeftMs);
+  // Another retry took the key at the same moment and is sending it: its answer comes within a call's time.
+  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress', null);
   return send(run, key, fingerprint, claim.meta);
 }
 

@@ -1,2 +1,4 @@
 export { connectRedis, DEFAULT_REDIS_NAMESPACE, type ConnectRedisOptions, type GatewayRedis, type RedisRole } from './connections.js';
 export { checkRedisForLiveMode, RedisUnfitError, type RedisDurability, type RedisPersistence } from './live-check.js';
+export { EPOCH_LUA, redisEpoch, type EpochState, type RedisEpoch } from './epoch.js';
+export { redisWriteHealth, type RedisWriteHealth, type RedisWriteState } from './write-health.js';

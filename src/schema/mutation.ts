@@ -108,6 +108,7 @@ export function paymentMutation<Arg, Request, Payload>(name: string, spec: Payme
       // Only a run that reached the service created something (a replayed result was watched the first time).
       execute: () => spec.execute(request, ctx).then((payload) => watchCreated(payload, ctx)),
       reconcile: rule.reconcile ? () => rule.reconcile!(request, ctx) : undefined,
+      settleWindowMs: ctx.idempotencySettleMs,
     });
   };
 
