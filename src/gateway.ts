@@ -133,9 +133,9 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
             // In the log before the 200 (de-duplicated in the same atomic step): every replica delivers it from there.
             accept: async (event) => {
               const result = await bus.publishPaymentEventOnce(event, DEFAULT_DEDUPE_TTL_MS);
-              if (result.duplicate) return { duplicate: true, seq: result.seq };
+              if (result.duplicate) return { duplicate: true, seq: result.seq, generation: result.generation };
               live.onWebhook(result.event);
-              return { duplicate: false, seq: result.event.seq };
+              return { duplicate: false, seq: result.event.seq, generation: result.event.generation };
             },
             log,
             observe: observability.observeWebhook,

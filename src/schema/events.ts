@@ -7,7 +7,13 @@ import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.j
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { ResumeTooOldError } from '../events/bus.js';
 import { pageEvents, type EventFilter } from '../events/history.js';
-import { decodeEventId, encodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
+import {
+  decodeEventCursor as decodeEventIdCursor,
+  encodeEventId,
+  parseStreamId,
+  type EventCursor,
+  type StreamId,
+} from '../events/stream-id.js';
 import { SubscriptionInterruption } from '../live/index.js';
 import type { LiveResource } from '../live/fetch-resource.js';
 import { NotFoundError } from '../errors/payment-errors.js';
@@ -38,7 +44,7 @@ const PaymentEventRef = builder.objectRef<LoggedPaymentEvent>('PaymentEvent').im
   description: 'An event of the payment service, as the gateway logged it: a verified webhook, or a change the gateway found itself.',
   fields: (t) => ({
     id: t.id({
-      resolve: (e) => encodeEventId(e.seq),
+      resolve: (e) => encodeEventId(e.seq, e.generation),
       description:
         'Opaque id that orders events: pass the last one you received as `paymentEvents(after:)` to resume. The same delivery received twice has one id.',
     }),
@@ -99,8 +105,8 @@ function badInput(message: string, code = 'BAD_USER_INPUT'): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
-function eventPosition(id: string, argName: string): StreamId {
-  const position = decodeEventId(id);
+function eventPosition(id: string, argName: string): EventCursor {
+  const position = decodeEventIdCursor(id);
   if (!position) throw badInput(`\`${argName}\` is not an event id this API issued.`);
   return position;
 }
@@ -257,7 +263,7 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, { kinds, after }, ctx) => {
       const position = after ? eventPosition(String(after), 'after') : null;
       try {
-        return await ctx.live.paymentEvents(kinds ?? null, position);
+        return await ctx.live.paymentEvents(kinds ?? null, position?.seq ?? null, position?.generation ?? null);
       } catch (err) {
         if (!(err instanceof ResumeTooOldError)) throw err;
         throw new GraphQLError(

@@ -29,7 +29,7 @@ export interface WebhookHandlerDeps {
    * When given, used instead of `dedupe` + `publish`: de-duplicates and appends to the log in one atomic
    * step (`seq`: the event's log id, when known). Rejects when it cannot (the answer is then 503).
    */
-  accept?: (event: PaymentEventRecord) => Promise<{ duplicate: boolean; seq: string | null }>;
+  accept?: (event: PaymentEventRecord) => Promise<{ duplicate: boolean; seq: string | null; generation?: string | null }>;
   log: Logger;
   maxBytes?: number;
   now?: () => Date;
@@ -116,7 +116,7 @@ export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
           log.error('webhook append failed', { ...fields, error: err });
           return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
         }
-        const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq) } : {};
+        const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq, accepted.generation) } : {};
         if (accepted.duplicate) {
           observe('duplicate');
           log.info('webhook duplicate', fields);
@@ -154,7 +154,12 @@ export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
       }
       log.info('webhook accepted', fields);
       // `eventId`: the event's id in the log (PaymentEvent.id); `id`: the delivery id, the same for every re-send.
-      return reply(req, res, 200, { ok: true, duplicate: false, id: record.id, ...(logged ? { eventId: encodeEventId(logged.seq) } : {}) });
+      return reply(req, res, 200, {
+        ok: true,
+        duplicate: false,
+        id: record.id,
+        ...(logged ? { eventId: encodeEventId(logged.seq, logged.generation) } : {}),
+      });
     } catch (err) {
       log.error('webhook handler failed', { error: err });
       if (!res.headersSent) reply(req, res, 500, { ok: false, error: 'internal_error' });
