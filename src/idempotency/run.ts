@@ -51,9 +51,12 @@ export interface IdempotentRun<T> {
   /**
    * Looks the request up at the service by `meta`: its result if it was carried
    * out, null if it cannot be found. Without it, an unknown outcome can only be
-   * refused, and a possibly lost key is not checked.
+   * refused, and a possibly lost key is not checked. `settled`: the settle
+   * window of an unknown outcome is over, so what is not found now never
+   * arrived (a request made of parts, a bulk, may then answer with what it
+   * found and report the rest as not sent).
    */
-  reconcile?: (meta: Meta) => Promise<T | null>;
+  reconcile?: (meta: Meta, settled: boolean) => Promise<T | null>;
   /** See rule 4 above (IDEMPOTENCY_SETTLE_MS). Default 60 s. */
   settleWindowMs?: number;
   log?: Logger;
@@ -85,7 +88,8 @@ export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
       if (!claim.clean && run.reconcile) {
         let found: T | null;
         try {
-          found = await run.reconcile(meta);
+          // No time is known for a key the store may have lost: nothing counts as settled.
+          found = await run.reconcile(meta, false);
         } catch (err) {
           // Nothing was sent: the key may go back to free.
           await quietly(run, 'release', () => run.store.release(key));
@@ -105,10 +109,10 @@ async function settleUnknown<T>(
 ): Promise<T> {
   // Cannot be checked: only a person looking at the service's lists can tell.
   if (!run.reconcile) throw new IdempotencyConflictError('outcome_unknown');
-  const found = await run.reconcile(claim.meta);
+  const settleLeftMs = (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS) - claim.unknownForMs;
+  const found = await run.reconcile(claim.meta, settleLeftMs <= 0);
   if (found !== null) return save(run, key, fingerprint, claim.meta, found);
   // Not visible yet is not the same as never arrived: the client is told to retry shortly, with the same key.
-  const settleLeftMs = (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS) - claim.unknownForMs;
   if (settleLeftMs > 0) throw new IdempotencyConflictError('in_progress', settleLeftMs);
   // Another retry took the key at the same moment and is sending it: its answer comes within a call's time.
   if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress', null);
