@@ -185,14 +185,14 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 /**
  * Whether a failed money-moving call may have been carried out by the service.
  * True unless the service explicitly refused it (a code above, answered below
- * HTTP 500, with no transport fault) or the connection was refused before the
- * request was sent. Anything else that is not an UpstreamCallError (a bug in
+ * HTTP 500, with no transport fault) or the request provably never left
+ * (connection refused, still waiting for a pooled connection at its deadline). Anything else that is not an UpstreamCallError (a bug in
  * or around the call) counts as "may have": we cannot prove otherwise.
  */
 export function mayHaveReachedService(err: unknown): boolean {
   if (!(err instanceof UpstreamCallError)) return true;
   if (err.outcomeUnknown) return true;
-  if (err.fault === 'refused') return false;
+  if (err.fault === 'refused' || err.neverSent) return false;
   if (err.fault !== null) return true;
   if (err.httpStatus !== null && err.httpStatus >= 500) return true;
   return !REFUSALS.has(err.code);
