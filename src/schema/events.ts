@@ -178,14 +178,15 @@ function toEventFilter(args: EventFilterArgs | null | undefined): EventFilter {
 }
 
 // Cursors are positions in the log bound to one filter (like every list's): another filter is INVALID_CURSOR.
-function encodeEventCursor(scope: string, seq: StreamId): string {
-  return Buffer.from(JSON.stringify({ s: scope, q: seq })).toString('base64url');
+// They carry the log's generation too: a cursor from a log that was lost is EVENT_CURSOR_EXPIRED.
+function encodeEventCursor(scope: string, seq: StreamId, generation: string | undefined): string {
+  return Buffer.from(JSON.stringify({ s: scope, q: seq, g: generation ?? null })).toString('base64url');
 }
 
-function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'before'): StreamId {
-  let decoded: { s?: unknown; q?: unknown } | null = null;
+function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'before', currentGeneration: string | null): StreamId {
+  let decoded: { s?: unknown; q?: unknown; g?: unknown } | null = null;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; q?: unknown };
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; q?: unknown; g?: unknown };
   } catch {
     decoded = null;
   }
@@ -198,7 +199,23 @@ function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'be
       'INVALID_CURSOR',
     );
   }
+  // A cursor from before generations (no `g`) is taken as it is.
+  if (decoded.g !== undefined && (decoded.g || null) !== currentGeneration) throw cursorExpired();
   return decoded.q;
+}
+
+function cursorExpired(): GraphQLError {
+  return new GraphQLError(
+    'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
+    {
+      extensions: {
+        code: 'EVENT_CURSOR_EXPIRED',
+        retryable: false,
+        messageFr:
+          "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
+      },
+    },
+  );
 }
 
 builder.queryFields((t) => ({
@@ -221,14 +238,15 @@ builder.queryFields((t) => ({
           }
         }
         if (args.first != null && args.last != null) throw badInput('Pass `first` or `last`, not both.');
-        const after = args.after ? decodeEventCursor(args.after, scope, 'after') : null;
-        const before = args.before ? decodeEventCursor(args.before, scope, 'before') : null;
+        const generation = args.after || args.before ? (await ctx.live.history.generation()) || null : null;
+        const after = args.after ? decodeEventCursor(args.after, scope, 'after', generation) : null;
+        const before = args.before ? decodeEventCursor(args.before, scope, 'before', generation) : null;
         const page = await pageEvents(
           ctx.live.history,
           { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
           filter,
         );
-        const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq), node }));
+        const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq, node.generation), node }));
         return {
           edges,
           pageInfo: {
@@ -266,17 +284,7 @@ builder.subscriptionFields((t) => ({
         return await ctx.live.paymentEvents(kinds ?? null, position?.seq ?? null, position?.generation ?? null);
       } catch (err) {
         if (!(err instanceof ResumeTooOldError)) throw err;
-        throw new GraphQLError(
-          'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
-          {
-            extensions: {
-              code: 'EVENT_CURSOR_EXPIRED',
-              retryable: false,
-              messageFr:
-                "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
-            },
-          },
-        );
+        throw cursorExpired();
       }
     },
     resolve: (event) => passOrInterrupt(event),

@@ -1,7 +1,7 @@
 // Event ids carry the generation of the log they came from: a gateway on a Redis
 // of the test's own that is restarted empty (the log and the de-duplication keys
-// lost). A client resuming with an id from before the loss is told to reload
-// (EVENT_CURSOR_EXPIRED) even once the new log holds later ids; a subscriber
+// lost). A client resuming with an id (or an `events` cursor) from before the
+// loss is told to reload (EVENT_CURSOR_EXPIRED) even once the new log holds later ids; a subscriber
 // connected across the loss gets every new event once, and not a second copy of
 // a delivery the sender re-sends because its de-duplication key was lost.
 import { randomBytes } from 'node:crypto';
@@ -66,6 +66,10 @@ describe('a Redis restarted empty under the event log', () => {
     for (let i = 0; i < 6; i++) seen.push((await throughout.next(10_000, `event ${i + 1} before the loss`)).paymentEvents.reference);
     expect(seen).toEqual(['a0', 'b1', 'b2', 'b3', 'b4', 'b5'].map((n) => `${kind}#${n}`));
 
+    // A page of the history before the loss: its cursors belong to the old log too.
+    const oldPage = await stack.gql(EventHistory, { first: 2, filter: { kinds: [kind] } });
+    const oldCursor = oldPage.data!.events.pageInfo.endCursor!;
+
     await redis.restart();
     // The sender re-sends b1 (its answer was lost, say): its de-duplication key went with Redis, so it is logged again.
     await waitFor(async () => (await post(kind, 'b1', b1)) === 200, 'webhooks accepted again', 15_000);
@@ -78,6 +82,8 @@ describe('a Redis restarted empty under the event log', () => {
 
     // The new log holds ids later than x (Redis's clock), yet x belongs to the lost one.
     expect(await expiredCode(x.id)).toBe('EVENT_CURSOR_EXPIRED');
+    const stale = await stack.gql(EventHistory, { first: 2, after: oldCursor, filter: { kinds: [kind] } });
+    expect(stale.errors?.[0]?.extensions).toMatchObject({ code: 'EVENT_CURSOR_EXPIRED' });
     // Reloading from `events` gives ids of the new log, which resume.
     const history = await stack.gql(EventHistory, { first: 10, filter: { kinds: [kind] } });
     const newest = history.data!.events.edges[0]!.node;
