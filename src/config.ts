@@ -44,6 +44,7 @@ const envSchema = z.object({
   PAYMENT_TIMEOUT_MS: positiveInt.default(15_000),
   /** How long an idempotency claim may stay pending (a call sent, its result not yet saved) before it counts as outcome unknown and a retry reconciles. */
   IDEMPOTENCY_PENDING_TTL_MS: positiveInt.default(300_000),
+  IDEMPOTENCY_SETTLE_MS: positiveInt.default(60_000), // DEFAULT_SETTLE_WINDOW_MS of src/idempotency/run.ts
   PAYMENT_PAGE_PARAM: z.string().min(1).default('page'),
   PAYMENT_PAGE_SIZE_PARAM: z.string().min(1).default('page_size'),
   /** Page size the gateway asks of the charge list. */
@@ -179,6 +180,8 @@ export interface Config {
   redis: RedisConfig | null;
   /** See IDEMPOTENCY_PENDING_TTL_MS. */
   idempotencyPendingTtlMs: number;
+  /** See IDEMPOTENCY_SETTLE_MS. */
+  idempotencySettleMs: number;
   sandboxPort: number;
   /** See SHUTDOWN_GRACE_MS. */
   shutdownGraceMs: number;
@@ -311,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     redis,
     idempotencyPendingTtlMs: e.IDEMPOTENCY_PENDING_TTL_MS,
+    idempotencySettleMs: e.IDEMPOTENCY_SETTLE_MS,
     sandboxPort: e.SANDBOX_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     sandboxDataDir: path.resolve(e.SANDBOX_DATA_DIR ?? projectPath('.sandbox-data')),

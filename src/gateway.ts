@@ -17,7 +17,7 @@ import { createRateLimits } from './limits/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
 import { createObservability, runUntraced } from './observability/index.js';
-import { checkRedisForLiveMode, connectRedis } from './redis/index.js';
+import { checkRedisForLiveMode, connectRedis, redisEpoch, redisWriteHealth } from './redis/index.js';
 import type { Logger } from './logger.js';
 import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './server.js';
 import { createUpstreamClient } from './upstream/client.js';
@@ -122,13 +122,21 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const probedUpstream = { ...upstream, fetchBalance: () => runUntraced(() => upstream.fetchBalance()) };
     cleanup.push(() => upstream.close());
 
+    // One view of the Redis generation for the stores built on it, and the watch of its writes and evictions.
+    const epoch = redis ? redisEpoch(redis) : null;
+    const redisWrites = redis && epoch ? redisWriteHealth({ redis, epoch, log }) : null;
+
     const logFile = !redis && options.eventLogFile ? fileLogPersistence(options.eventLogFile) : null;
     const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs, memoryLogPersistence: logFile ?? undefined });
     if (logFile) cleanup.push(async () => logFile.flush());
     cleanup.push(() => bus.close());
     const idempotency = observedIdempotencyStore(
       redis
-        ? redisIdempotencyStore(redis, { pendingTtlMs: config.idempotencyPendingTtlMs })
+        ? redisIdempotencyStore(redis, {
+            pendingTtlMs: config.idempotencyPendingTtlMs,
+            epoch: epoch!,
+            unsafe: () => redisWrites!.problem,
+          })
         : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs }),
       observability.observeIdempotency,
     );
@@ -184,18 +192,14 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
           })
         : null;
 
-    const readiness = startReadinessProbe({
-      upstream: probedUpstream,
-      redis: redis?.commands ?? null,
-      intervalMs: config.healthProbeMs,
-      log,
-    });
+    const readiness = startReadinessProbe({ upstream: probedUpstream, redis: redisWrites, intervalMs: config.healthProbeMs, log });
     cleanup.push(async () => readiness.stop());
 
     const server = createGatewayServer({
       services: {
         upstream,
         idempotency,
+        idempotencySettleMs: config.idempotencySettleMs,
         live,
         log,
         tokens,

@@ -1,5 +1,8 @@
 // GET /health/ready: may this replica take traffic? It is ready when the payment
-// service answers with the gateway's key and, when configured, Redis answers.
+// service answers with the gateway's key and, when configured, Redis answers and
+// takes writes without evicting keys (src/redis/write-health.ts): a Redis that is
+// full, read-only or evicting refuses every payment, so the balancer should stop
+// sending them here.
 // A background probe runs every interval, each check bounded by that interval, so
 // the answer is never more than one interval stale and a hung dependency reads as
 // not ready instead of holding the probe. (GET /health/live only says the process answers.)
@@ -10,7 +13,8 @@ export interface ReadinessReport {
   ready: boolean;
   checkedAt: string;
   upstream: 'ok' | 'unreachable' | 'unauthenticated' | 'timeout';
-  redis: 'ok' | 'unreachable' | 'timeout' | 'not_configured';
+  /** `refuses_writes`: out of memory, read-only or failing to persist; `evicting`: keys may be or were evicted. */
+  redis: 'ok' | 'unreachable' | 'timeout' | 'not_configured' | 'refuses_writes' | 'evicting';
 }
 
 export interface ReadinessProbe {
@@ -22,8 +26,8 @@ export interface ReadinessProbe {
 
 export interface ReadinessOptions {
   upstream: Pick<UpstreamClient, 'fetchBalance'>;
-  /** Answers PING (the Redis owner's command connection), or null without Redis. */
-  redis: { ping(): Promise<unknown> } | null;
+  /** Checks Redis (src/redis/write-health.ts; a bare PING is enough where writes need no check), or null without Redis. */
+  redis: { check(): Promise<'ok' | 'refuses_writes' | 'evicting'> } | null;
   intervalMs: number;
   log: Logger;
 }
@@ -62,7 +66,8 @@ export function startReadinessProbe({ upstream, redis, intervalMs, log }: Readin
   const checkRedis = async (): Promise<ReadinessReport['redis']> => {
     if (!redis) return 'not_configured';
     try {
-      return (await within(() => redis.ping())) === TIMEOUT ? 'timeout' : 'ok';
+      const state = await within(() => redis.check());
+      return state === TIMEOUT ? 'timeout' : state;
     } catch {
       return 'unreachable';
     }
@@ -76,7 +81,9 @@ export function startReadinessProbe({ upstream, redis, intervalMs, log }: Readin
       upstream: upstreamState,
       redis: redisState,
     };
-    if (next.ready !== report.ready) log.info('readiness changed', { ready: next.ready, upstream: next.upstream, redis: next.redis });
+    if (next.ready !== report.ready || next.redis !== report.redis) {
+      log.info('readiness changed', { ready: next.ready, upstream: next.upstream, redis: next.redis });
+    }
     report = next;
     if (!stopped) timer = setTimeout(() => void probe(), intervalMs).unref();
   };

@@ -16,6 +16,12 @@ export function withOperatorNames(text: string, language: 'en' | 'fr'): string {
 type Rule = [RegExp, (...groups: string[]) => string];
 
 const RULES: Rule[] = [
+  // The gateway's own report of a bulk item the service has no record of (src/schema/transfer.ts).
+  [
+    /^Not sent: the payment service has no record of this payout/,
+    () =>
+      "Non envoyé : le service de paiement n'a aucune trace de ce paiement (refusé, ou jamais arrivé). Renvoyez-le dans un nouveau transfert groupé, avec une nouvelle clé d'idempotence.",
+  ],
   [/^This field is required\.?$/, () => 'Ce champ est obligatoire.'],
   [/^This field may not be (?:blank|null)\.?$/, () => 'Ce champ ne peut pas être vide.'],
   [/^This list may not be empty\.?$/, () => 'Cette liste ne peut pas être vide.'],

@@ -193,20 +193,24 @@ export class IdempotencyConflictError extends PaymentError {
   override readonly name = 'IdempotencyConflictError';
   readonly code = 'IDEMPOTENCY_CONFLICT' as const;
   readonly messageFr: string;
-  constructor(readonly reason: 'different_input' | 'in_progress' | 'outcome_unknown') {
+  constructor(
+    readonly reason: 'different_input' | 'in_progress' | 'outcome_unknown',
+    /** For `in_progress`: how long until a retry with the key may get an answer (ms), when known. */
+    readonly retryAfterMs: number | null = null,
+  ) {
     super(
       {
         different_input: 'This idempotency key was already used with different input. Use a new key for a new request.',
         in_progress: 'A request with this idempotency key is still in progress. Try again in a moment.',
         outcome_unknown:
-          'The payment service did not confirm an earlier request with this idempotency key, and it cannot be checked automatically. Check the list before sending a new request with a new key.',
+          'The payment service did not confirm an earlier request with this idempotency key (or the gateway lost track of it), and it cannot be checked automatically. Check the list before sending a new request with a new key.',
       }[reason],
     );
     this.messageFr = {
       different_input: 'Cette clé d’idempotence a déjà servi pour une autre demande. Utilisez une nouvelle clé.',
       in_progress: 'Une demande avec cette clé d’idempotence est encore en cours. Réessayez dans un instant.',
       outcome_unknown:
-        'Le service de paiement n’a pas confirmé une demande précédente avec cette clé, et elle ne peut pas être vérifiée automatiquement. Consultez la liste avant d’envoyer une nouvelle demande avec une nouvelle clé.',
+        'Le service de paiement n’a pas confirmé une demande précédente avec cette clé (ou la passerelle l’a perdue de vue), et elle ne peut pas être vérifiée automatiquement. Consultez la liste avant d’envoyer une nouvelle demande avec une nouvelle clé.',
     }[reason];
   }
   override get retryable(): boolean {

@@ -55,8 +55,12 @@ export interface EventBus {
    * those already in the log, then live ones as this replica reads them. Check `after` with checkResumable first.
    */
   subscribePaymentEvents(options?: { after?: StreamId | null; kinds?: ReadonlySet<string> | null }): EventStream<LoggedPaymentEvent>;
-  /** Rejects with ResumeTooOldError when events after `after` may be gone from the log (trimmed, or lost with Redis). */
-  checkResumable(after: StreamId): Promise<void>;
+  /**
+   * Rejects with ResumeTooOldError when events after `after` may be gone from the log (trimmed, or lost with
+   * Redis: `generation`, the one the id was issued in, is not the log's any more; null for an id from before
+   * generations).
+   */
+  checkResumable(after: StreamId, generation?: string | null): Promise<void>;
   /** Live events about one resource (not counted as paymentEvents subscriptions). */
   subscribeResourceEvents(type: ResourceKind, reference: string): EventStream<LoggedPaymentEvent>;
   /** Calls `listener` with every event this replica reads from the log; returns the way to stop. */
@@ -194,12 +198,16 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       let stopped = false;
       void stop.then(() => (stopped = true));
       let last = after ?? tailer.position;
+      // Ids compare only within one generation of the log: a new log's may start below the last one seen.
+      let lastGeneration = after === null ? tailer.generation : undefined;
       let replaying = after !== null;
       const held: LoggedPaymentEvent[] = [];
       let backlog = 0;
       const deliver = (event: LoggedPaymentEvent) => {
-        if (compareStreamIds(event.seq, last) <= 0) return;
+        const sameLog = lastGeneration === undefined || (event.generation ?? '') === (lastGeneration ?? '');
+        if (sameLog && compareStreamIds(event.seq, last) <= 0) return;
         last = event.seq;
+        lastGeneration = event.generation ?? '';
         if (!wanted(event)) return;
         if (backlog >= maxBuffered) return stop(new SubscriberTooSlowError(`more than ${maxBuffered} undelivered events`));
         backlog += 1;
@@ -224,6 +232,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
           for (const event of batch) {
             if (stopped) break;
             last = event.seq;
+            lastGeneration = event.generation ?? '';
             // One at a time: a replay of thousands waits for the client instead of piling up.
             if (wanted(event)) await push(event);
           }
@@ -257,7 +266,11 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       const kinds = options.kinds;
       return logStream(options.after ?? null, kinds ? (event) => kinds.has(event.kind) : () => true);
     },
-    async checkResumable(after) {
+    async checkResumable(after, generation = null) {
+      // Another log than the id's (Redis restarted empty): its ids say nothing about what the client missed.
+      if (((await eventLog.generation()) || null) !== generation) {
+        throw new ResumeTooOldError('this id is from an event log that was lost');
+      }
       const trimmed = await eventLog.trimmedThrough();
       const [ms] = parseStreamId(after) ?? [0];
       if (compareStreamIds(trimmed, after) > 0 || ms < Date.now() - retentionMs) {

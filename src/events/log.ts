@@ -4,8 +4,13 @@
 // - With Redis: a Redis Stream. XADD trims by MINID what is older than the
 //   retention (approximately, `~`, so Redis frees whole blocks at once).
 //   Stream ids come from Redis's clock, so they keep increasing even when a
-//   Redis restarted empty creates the stream again.
-// - Without Redis: a bounded in-memory log of the same shape, lost on restart.
+//   Redis restarted empty creates the stream again: a stream id alone cannot
+//   tell an old log from a new one. Each entry therefore carries the log's
+//   generation (`g`), chosen when the stream is created and copied from the
+//   newest entry by every append (in the same script).
+// - Without Redis: a bounded in-memory log of the same shape, lost on restart,
+//   with a generation of its own.
+import { randomBytes } from 'node:crypto';
 import { durableWrite, type GatewayRedis, type RedisClient } from '../redis/index.js';
 import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js';
@@ -31,6 +36,8 @@ export interface EventLog {
   length(): Promise<number>;
   /** The newest id ever appended (ZERO_ID when none). */
   lastId(): Promise<StreamId>;
+  /** The log's current generation (null: the log does not exist, e.g. Redis lost it and nothing was appended since). */
+  generation(): Promise<string | null>;
   /** The newest id removed by retention (ZERO_ID when none): a reader behind it has missed events. */
   trimmedThrough(): Promise<StreamId>;
   /** Waits (at most `blockMs`) for events after `from`; oldest first, possibly none. */
@@ -41,8 +48,8 @@ export interface EventLog {
 
 export type AppendOnceResult =
   | { duplicate: false; event: LoggedPaymentEvent }
-  /** `seq`: the log id of the first copy, when known. */
-  | { duplicate: true; seq: StreamId | null };
+  /** `seq`: the log id of the first copy, when known; `generation`: the log's. */
+  | { duplicate: true; seq: StreamId | null; generation?: string | null };
 
 export interface MemoryEventLogOptions {
   retentionMs?: number;
@@ -74,6 +81,7 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
   let wake: Array<() => void> = [];
   // onceKey -> [seq, expiry]; insertion order is expiry order (one TTL per caller in practice).
   const seen = new Map<string, [StreamId, number]>();
+  const generation = newGeneration();
 
   const nextId = (): StreamId => {
     const ms = Math.max(now(), last[0]);
@@ -94,7 +102,7 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
   };
 
   const append = (event: PaymentEventRecord): LoggedPaymentEvent => {
-    const logged = { ...event, seq: nextId() };
+    const logged = { ...event, seq: nextId(), generation };
     entries.push(logged);
     trim();
     options.persistence?.changed({ entries, trimmed });
@@ -116,7 +124,7 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
         seen.delete(key);
       }
       const first = seen.get(onceKey);
-      if (first && first[1] > t) return { duplicate: true, seq: first[0] };
+      if (first && first[1] > t) return { duplicate: true, seq: first[0], generation };
       const logged = append(event);
       seen.delete(onceKey);
       seen.set(onceKey, [logged.seq, t + ttlMs]);
@@ -135,6 +143,9 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
     },
     async lastId() {
       return last[0] === 0 && last[1] === 0 ? ZERO_ID : `${last[0]}-${last[1]}`;
+    },
+    async generation() {
+      return generation;
     },
     async trimmedThrough() {
       return trimmed;
@@ -176,18 +187,45 @@ export interface RedisEventLogOptions {
 
 type StreamEntry = [id: string, fields: string[]];
 
-// KEYS: stream, once-key. ARGV: MINID, event JSON, TTL ms. Returns {1, id} when appended, {0, first id} when seen.
+/** A new log generation: short, random. */
+export function newGeneration(): string {
+  return randomBytes(6).toString('base64url');
+}
+
+// Lua: the generation of the stream KEYS[1] (the newest entry's `g`), or `fresh` when the stream is new or
+// its newest entry has none (written before generations, or not by us): a log starts its generation there.
+const GENERATION_LUA = `
+local function generation(stream, fresh)
+  local newest = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)[1]
+  if not newest then return fresh end
+  local fields = newest[2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'g' and fields[i + 1] ~= '' then return fields[i + 1] end
+  end
+  return fresh
+end
+`;
+
+// KEYS: stream. ARGV: MINID, event JSON, fresh generation. Returns {id, generation}.
+const APPEND = `${GENERATION_LUA}
+local g = generation(KEYS[1], ARGV[3])
+local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2], 'g', g)
+return {id, g}`;
+
+// KEYS: stream, once-key. ARGV: MINID, event JSON, fresh generation, TTL ms.
+// Returns {1, id, generation} when appended, {0, first id, generation} when seen.
 // A duplicate rewrites its once-key unchanged: a write, so the WAIT after it also covers the first copy
 // (written by another connection, perhaps not yet on the replicas) before the duplicate is answered 200.
-const APPEND_ONCE = `
+const APPEND_ONCE = `${GENERATION_LUA}
+local g = generation(KEYS[1], ARGV[3])
 local seen = redis.call('GET', KEYS[2])
 if seen then
   redis.call('SET', KEYS[2], seen, 'KEEPTTL')
-  return {0, seen}
+  return {0, seen, g}
 end
-local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2])
-redis.call('SET', KEYS[2], id, 'PX', ARGV[3])
-return {1, id}`;
+local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2], 'g', g)
+redis.call('SET', KEYS[2], id, 'PX', ARGV[4])
+return {1, id, g}`;
 
 export function redisEventLog(options: RedisEventLogOptions): EventLog {
   const { commands, blocking, key } = options;
@@ -197,8 +235,11 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
 
   const toEvent = ([id, fields]: StreamEntry): LoggedPaymentEvent | null => {
     const json = fields[fields.indexOf('e') + 1];
+    const g = fields.indexOf('g');
     try {
-      return { ...(JSON.parse(json ?? '') as PaymentEventRecord), seq: id };
+      const event: LoggedPaymentEvent = { ...(JSON.parse(json ?? '') as PaymentEventRecord), seq: id };
+      if (g >= 0 && fields[g + 1]) event.generation = fields[g + 1];
+      return event;
     } catch {
       // Not ours (someone wrote to our key by hand): skipped, never thrown inside a reader.
       options.logger?.warn('skipped a malformed event log entry', { seq: id });
@@ -223,17 +264,20 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     mode: 'redis',
     async append(event) {
       const minId = Math.max(0, now() - retentionMs);
-      const seq = (await commands.xadd(key, 'MINID', '~', String(minId), '*', 'e', JSON.stringify(event))) as string;
-      return { ...event, seq };
+      const [seq, generation] = (await commands.eval(APPEND, 1, key, String(minId), JSON.stringify(event), newGeneration())) as [
+        string,
+        string,
+      ];
+      return withGeneration({ ...event, seq }, generation);
     },
     async appendOnce(event, onceKey, ttlMs) {
       const minId = Math.max(0, now() - retentionMs);
-      const [appended, id] = (await durable((p) =>
-        p.eval(APPEND_ONCE, 2, key, onceKey, String(minId), JSON.stringify(event), String(ttlMs)),
-      )) as [number, string];
-      if (appended === 1) return { duplicate: false, event: { ...event, seq: id } };
+      const [appended, id, generation] = (await durable((p) =>
+        p.eval(APPEND_ONCE, 2, key, onceKey, String(minId), JSON.stringify(event), newGeneration(), String(ttlMs)),
+      )) as [number, string, string];
+      if (appended === 1) return { duplicate: false, event: withGeneration({ ...event, seq: id }, generation) };
       // A key set by an older gateway holds "1", not an id.
-      return { duplicate: true, seq: parseStreamId(id) ? id : null };
+      return { duplicate: true, seq: parseStreamId(id) ? id : null, generation: generation || null };
     },
     async ascending(from, count) {
       return toEvents((await commands.xrange(key, from === null ? '-' : `(${from}`, '+', 'COUNT', count)) as StreamEntry[]);
@@ -247,6 +291,13 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     async lastId() {
       return String((await info())?.get('last-generated-id') ?? ZERO_ID);
     },
+    async generation() {
+      const newest = (await commands.xrevrange(key, '+', '-', 'COUNT', 1)) as StreamEntry[];
+      if (newest.length === 0) return null;
+      const fields = newest[0]![1];
+      const g = fields.indexOf('g');
+      return g >= 0 ? (fields[g + 1] ?? '') : '';
+    },
     async trimmedThrough() {
       // Redis ≥ 7.0 tracks it; older servers do not report it (then a too-old `after` is found by its age).
       return String((await info())?.get('max-deleted-entry-id') ?? ZERO_ID);
@@ -257,4 +308,8 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     },
     close() {},
   };
+}
+
+function withGeneration(event: LoggedPaymentEvent, generation: string): LoggedPaymentEvent {
+  return generation ? { ...event, generation } : event;
 }

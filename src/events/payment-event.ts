@@ -25,6 +25,12 @@ export interface PaymentEventRecord {
 /** An event once appended: `seq` is its position in the log (a stream id), which orders events. */
 export interface LoggedPaymentEvent extends PaymentEventRecord {
   seq: string;
+  /**
+   * The generation of the log that holds it (a new one each time the log is created: a Redis restarted
+   * empty, a new in-memory log). Clients' event ids carry it, so an id from a lost log is never taken
+   * for a position in a new one. Absent for entries written before generations existed.
+   */
+  generation?: string;
 }
 
 /**

@@ -26,14 +26,29 @@ export function compareStreamIds(a: StreamId, b: StreamId): number {
 
 const EVENT_ID_PREFIX = 'evt_';
 
-/** The id clients see for the event at `id` in the log. */
-export function encodeEventId(id: StreamId): string {
-  return EVENT_ID_PREFIX + Buffer.from(id, 'utf8').toString('base64url');
+/** The id clients see for the event at `id` in the log of that generation (`<ms>-<seq>.<generation>`, wrapped). */
+export function encodeEventId(id: StreamId, generation?: string | null): string {
+  return EVENT_ID_PREFIX + Buffer.from(generation ? `${id}.${generation}` : id, 'utf8').toString('base64url');
+}
+
+/** A client-held event id: its log position and the generation of the log it came from (null: an id from before generations). */
+export interface EventCursor {
+  seq: StreamId;
+  generation: string | null;
+}
+
+/** The log position and generation of a client-held event id, or null when it is not one this gateway issued. */
+export function decodeEventCursor(eventId: string): EventCursor | null {
+  if (!eventId.startsWith(EVENT_ID_PREFIX)) return null;
+  const text = Buffer.from(eventId.slice(EVENT_ID_PREFIX.length), 'base64url').toString('utf8');
+  const dot = text.indexOf('.');
+  const seq = dot < 0 ? text : text.slice(0, dot);
+  const generation = dot < 0 ? null : text.slice(dot + 1);
+  if (!parseStreamId(seq) || generation === '' || (generation !== null && !/^[\w-]{1,64}$/.test(generation))) return null;
+  return { seq, generation };
 }
 
 /** The log position of a client-held event id, or null when it is not one this gateway issued. */
 export function decodeEventId(eventId: string): StreamId | null {
-  if (!eventId.startsWith(EVENT_ID_PREFIX)) return null;
-  const id = Buffer.from(eventId.slice(EVENT_ID_PREFIX.length), 'base64url').toString('utf8');
-  return parseStreamId(id) ? id : null;
+  return decodeEventCursor(eventId)?.seq ?? null;
 }

@@ -7,10 +7,15 @@
 // (an outage longer than the retention), events were lost for good: every
 // listener is told (`onGap`), so subscriptions end with a retryable error
 // instead of pretending to be complete.
+//
+// If the log itself was lost (Redis restarted empty: a new generation), the
+// tailer reads the new log from its start, and skips a delivery id it has
+// already handed out: the sender re-sends what the lost de-duplication keys
+// no longer stop, and a subscriber connected throughout must not get it twice.
 import type { Logger } from '../logger.js';
 import type { EventLog } from './log.js';
 import type { LoggedPaymentEvent } from './payment-event.js';
-import { compareStreamIds, type StreamId } from './stream-id.js';
+import { ZERO_ID, compareStreamIds, type StreamId } from './stream-id.js';
 
 export class EventLogGapError extends Error {
   override readonly name = 'EventLogGapError';
@@ -24,6 +29,8 @@ export interface TailListener {
 export interface LogTailer {
   /** The id of the last event handed to listeners: a new listener sees every event after it. */
   readonly position: StreamId;
+  /** The generation of the log `position` belongs to (null: no log yet; '' an entry from before generations). */
+  readonly generation: string | null;
   listen(listener: TailListener): () => void;
   stop(): Promise<void>;
 }
@@ -47,6 +54,8 @@ const BATCH = 500;
 export const DELIVERY_SLICE = 64;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Delivery ids remembered to skip a re-sent copy logged again after the log was lost. */
+const REMEMBERED_DELIVERIES = 10_000;
 
 /** Starts reading at the log's current end. */
 export async function startTailer(options: TailerOptions): Promise<LogTailer> {
@@ -56,11 +65,19 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
   const maxRetryMs = options.maxRetryMs ?? 1_000;
   const listeners = new Set<TailListener>();
   let position = await log.lastId();
+  let generation = await log.generation();
   let running = true;
+  const delivered = new Set<string>();
 
   // Sliced, and awaited by the loop: the next event starts only once this one reached every listener, so each
   // listener still sees the events in log order.
   const deliver = async (event: LoggedPaymentEvent) => {
+    if (delivered.has(event.id)) {
+      logger.info('skipped an event delivered before under the same delivery id', { seq: event.seq });
+      return;
+    }
+    delivered.add(event.id);
+    if (delivered.size > REMEMBERED_DELIVERIES) delivered.delete(delivered.values().next().value!);
     const all = [...listeners];
     for (let i = 0; i < all.length; i++) {
       if (i > 0 && i % DELIVERY_SLICE === 0) {
@@ -92,11 +109,20 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
           }
           logger.info('event log reading resumed', { position });
           failures = 0;
+          const now = await log.generation();
+          if (now !== generation && now !== null) {
+            // A new log: its ids may start anywhere. Read it from the start (skipping what was delivered).
+            logger.warn('the event log was created again (Redis lost it): reading the new one from its start', { position });
+            generation = now;
+            position = ZERO_ID;
+            continue;
+          }
         }
         for (const event of events) {
           if (!running) return;
           if (compareStreamIds(event.seq, position) <= 0) continue;
           position = event.seq;
+          if (event.generation !== undefined) generation = event.generation;
           await deliver(event);
         }
       } catch (err) {
@@ -112,6 +138,9 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
   return {
     get position() {
       return position;
+    },
+    get generation() {
+      return generation;
     },
     listen(listener) {
       listeners.add(listener);

@@ -13,6 +13,8 @@
 // 3. Whenever the key is not clean (unknown outcome, an expired pending claim,
 //    or a store that may have lost it) `reconcile` looks for the request at
 //    the service before anything is sent again; what it finds is the result.
+//    An operation without `reconcile` whose store is known to have lost keys
+//    (Redis restarted empty, evictions) is refused as outcome_unknown.
 // 4. An unknown key that reconcile cannot find is refused (in progress) for
 //    `settleWindowMs` after the outcome became unknown, since the request may
 //    not be visible in the service's list yet. After that, not found means
@@ -49,10 +51,13 @@ export interface IdempotentRun<T> {
   /**
    * Looks the request up at the service by `meta`: its result if it was carried
    * out, null if it cannot be found. Without it, an unknown outcome can only be
-   * refused, and a possibly lost key is not checked.
+   * refused, and a possibly lost key is not checked. `settled`: the settle
+   * window of an unknown outcome is over, so what is not found now never
+   * arrived (a request made of parts, a bulk, may then answer with what it
+   * found and report the rest as not sent).
    */
-  reconcile?: (meta: Meta) => Promise<T | null>;
-  /** See rule 4 above. Default 60 s. */
+  reconcile?: (meta: Meta, settled: boolean) => Promise<T | null>;
+  /** See rule 4 above (IDEMPOTENCY_SETTLE_MS). Default 60 s. */
   settleWindowMs?: number;
   log?: Logger;
 }
@@ -69,14 +74,22 @@ export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
     case 'conflict':
       throw new IdempotencyConflictError('different_input');
     case 'in_progress':
-      throw new IdempotencyConflictError('in_progress');
+      throw new IdempotencyConflictError('in_progress', claim.retryAfterMs);
     case 'unknown':
       return settleUnknown(run, key, fingerprint, claim);
     case 'claimed':
+      // The store lost keys within a key lifetime: this may be the retry of a request it forgot. Without a
+      // way to look that request up, sending could make the payment twice: refused for good, like any
+      // unknown outcome that cannot be checked.
+      if (claim.lost && !run.reconcile) {
+        await quietly(run, 'markUnknown', () => run.store.markUnknown(key, fingerprint, meta));
+        throw new IdempotencyConflictError('outcome_unknown');
+      }
       if (!claim.clean && run.reconcile) {
         let found: T | null;
         try {
-          found = await run.reconcile(meta);
+          // No time is known for a key the store may have lost: nothing counts as settled.
+          found = await run.reconcile(meta, false);
         } catch (err) {
           // Nothing was sent: the key may go back to free.
           await quietly(run, 'release', () => run.store.release(key));
@@ -96,11 +109,13 @@ async function settleUnknown<T>(
 ): Promise<T> {
   // Cannot be checked: only a person looking at the service's lists can tell.
   if (!run.reconcile) throw new IdempotencyConflictError('outcome_unknown');
-  const found = await run.reconcile(claim.meta);
+  const settleLeftMs = (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS) - claim.unknownForMs;
+  const found = await run.reconcile(claim.meta, settleLeftMs <= 0);
   if (found !== null) return save(run, key, fingerprint, claim.meta, found);
   // Not visible yet is not the same as never arrived: the client is told to retry shortly, with the same key.
-  if (claim.unknownForMs < (run.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS)) throw new IdempotencyConflictError('in_progress');
-  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress');
+  if (settleLeftMs > 0) throw new IdempotencyConflictError('in_progress', settleLeftMs);
+  // Another retry took the key at the same moment and is sending it: its answer comes within a call's time.
+  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress', null);
   return send(run, key, fingerprint, claim.meta);
 }
 
@@ -170,14 +185,14 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 /**
  * Whether a failed money-moving call may have been carried out by the service.
  * True unless the service explicitly refused it (a code above, answered below
- * HTTP 500, with no transport fault) or the connection was refused before the
- * request was sent. Anything else that is not an UpstreamCallError (a bug in
+ * HTTP 500, with no transport fault) or the request provably never left
+ * (connection refused, still waiting for a pooled connection at its deadline). Anything else that is not an UpstreamCallError (a bug in
  * or around the call) counts as "may have": we cannot prove otherwise.
  */
 export function mayHaveReachedService(err: unknown): boolean {
   if (!(err instanceof UpstreamCallError)) return true;
   if (err.outcomeUnknown) return true;
-  if (err.fault === 'refused') return false;
+  if (err.fault === 'refused' || err.neverSent) return false;
   if (err.fault !== null) return true;
   if (err.httpStatus !== null && err.httpStatus >= 500) return true;
   return !REFUSALS.has(err.code);

@@ -12,21 +12,31 @@
 //   from an older snapshot, a memory store restarted or over its size cap).
 //   Each store therefore knows since when its memory has been continuous, and
 //   a fresh claim is `clean` only if that covers the whole key lifetime;
-//   otherwise the caller reconciles before sending.
+//   otherwise the caller reconciles before sending. It also knows when it
+//   *did* lose keys (`lost`: the Redis generation changed under a running
+//   gateway, evictions, a memory store over its cap): a request that cannot be
+//   looked up is then refused rather than sent (see run.ts).
 //
 // Redis failures of any kind become ServiceUnavailableError (typed, retryable):
 // the commands connection fails fast, so that takes milliseconds.
 import { orUnavailable } from './unavailable.js';
+import { ServiceUnavailableError } from '../errors/payment-errors.js';
 import { ReplicasBehindError, type GatewayRedis } from '../redis/connections.js';
+import { EPOCH_LUA, redisEpoch, type RedisEpoch } from '../redis/epoch.js';
 
 export type Meta = Record<string, string>;
 
 export type ClaimResult =
-  /** The key is this request's now. `clean: false`: the store may have lost an earlier request with it. */
-  | { kind: 'claimed'; clean: boolean }
+  /**
+   * The key is this request's now. `clean: false`: the store may have lost an earlier request with it (its
+   * memory has not been continuous for a whole key lifetime). `lost: true`: it did lose keys within a key
+   * lifetime (Redis restarted empty or evicted keys while the gateway ran, a memory store over its cap).
+   */
+  | { kind: 'claimed'; clean: boolean; lost: boolean }
   | { kind: 'replay'; value: unknown }
   | { kind: 'conflict' }
-  | { kind: 'in_progress' }
+  /** Another request holds the key; `retryAfterMs`: until its claim expires (then a retry looks it up). */
+  | { kind: 'in_progress'; retryAfterMs: number }
   /** The earlier request may have been carried out. `token` lets exactly one retry take the key (reclaim). */
   | { kind: 'unknown'; meta: Meta; unknownForMs: number; token: string };
 
@@ -48,6 +58,13 @@ export interface StoreOptions {
   /** How long a claim may stay pending before it reads as unknown; longer than any payment call. Default 5 min. */
   pendingTtlMs?: number;
   now?: () => number;
+}
+
+export interface RedisStoreOptions extends StoreOptions {
+  /** The process's view of the Redis generation (shared with the event log). Default: a new one. */
+  epoch?: RedisEpoch;
+  /** Why Redis cannot be trusted with keys right now (it evicts them), or null: claims are refused meanwhile. */
+  unsafe?: () => string | null;
 }
 
 export interface MemoryStoreOptions extends StoreOptions {
@@ -75,7 +92,9 @@ function interpret(entry: Entry, fingerprint: string, now: number, token: string
       return { kind: 'unknown', meta: entry.meta, unknownForMs: now - entry.at, token };
     case 'pending':
       // A holder that died never frees the key: past its time the claim is an unknown outcome.
-      return entry.until > now ? { kind: 'in_progress' } : { kind: 'unknown', meta: entry.meta, unknownForMs: now - entry.until, token };
+      return entry.until > now
+        ? { kind: 'in_progress', retryAfterMs: entry.until - now }
+        : { kind: 'unknown', meta: entry.meta, unknownForMs: now - entry.until, token };
   }
 }
 
@@ -95,6 +114,7 @@ export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): Idempo
   // Map order is the recency order: every read or write moves the key to the back.
   const entries = new Map<string, { entry: Entry; expiresAt: number; token: string }>();
   let since = now();
+  let lostAt = -Infinity;
   let version = 0;
 
   const get = (key: string) => {
@@ -112,7 +132,7 @@ export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): Idempo
       if (entries.size <= maxEntries) break;
       entries.delete(oldest);
       // A live key was forgotten: until a whole lifetime has passed, fresh claims must reconcile.
-      if (expiresAt > now()) since = now();
+      if (expiresAt > now()) since = lostAt = now();
     }
   };
 
@@ -122,7 +142,7 @@ export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): Idempo
       const existing = get(key);
       if (existing) return interpret(existing.entry, fingerprint, t, existing.token);
       put(key, { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs });
-      return { kind: 'claimed', clean: t - since >= ttlMs };
+      return { kind: 'claimed', clean: t - since >= ttlMs, lost: t - lostAt < ttlMs };
     },
     async reclaim(key, token, fingerprint, meta) {
       if (get(key)?.token !== token) return false;
@@ -144,22 +164,14 @@ export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): Idempo
   };
 }
 
-// KEYS[1] entry, KEYS[2] continuity marker. ARGV[1] now, ARGV[2] pending entry, ARGV[3] ttl.
-// The marker holds "<since>|<run_id>": a marker that is missing (Redis restarted
-// empty, flushed) or from another run_id (restarted from a snapshot that may
-// lack recent keys) starts the store's memory again now.
-const CLAIM_SCRIPT = `
-local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)') or ''
-local marker = redis.call('GET', KEYS[2])
-local since = marker and string.match(marker, '^(%d+)|' .. runId .. '$')
-if not since then
-  since = ARGV[1]
-  redis.call('SET', KEYS[2], since .. '|' .. runId)
-end
+// KEYS[1] entry, KEYS[2] the epoch (src/redis/epoch.ts). ARGV[1] now, ARGV[2] pending entry, ARGV[3] ttl,
+// ARGV[4..6] the epoch's arguments. The generation is checked in the same step as the key.
+const CLAIM_SCRIPT = `${EPOCH_LUA}
+local e = epoch(KEYS[2], ARGV[1], ARGV[4], ARGV[5], ARGV[6])
 local existing = redis.call('GET', KEYS[1])
-if existing then return {existing, since} end
+if existing then return {existing, e[1], e[2], e[3]} end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return {'', since}
+return {'', e[1], e[2], e[3]}
 `;
 
 // KEYS[1] entry. ARGV[1] the entry as read by claim, ARGV[2] the new pending entry, ARGV[3] ttl.
@@ -171,17 +183,17 @@ return 1
 
 /**
  * Shared by every replica, so a retry that lands on another instance is still
- * recognised. Keys: `<namespace>:idem:<scoped key>`; marker `<namespace>:idem:since`.
+ * recognised. Keys: `<namespace>:idem:<scoped key>`; the generation: `<namespace>:epoch`.
  * The connection is borrowed from its owner (src/redis).
  */
 export function redisIdempotencyStore(
   redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
-  options: StoreOptions = {},
+  options: RedisStoreOptions = {},
 ): IdempotencyStore {
   const { ttlMs, pendingTtlMs, now } = settings(options);
   const client = redis.commands;
   const k = (key: string) => redis.key('idem', key);
-  const marker = redis.key('idem', 'since');
+  const epoch = options.epoch ?? redisEpoch(redis);
   const write = (key: string, entry: Entry) => orUnavailable(() => client.set(k(key), JSON.stringify(entry), 'PX', ttlMs));
   // Claims wait for REDIS_MIN_REPLICAS replicas (a failover must not lose one whose payment was sent). One they
   // did not acknowledge in time is refused (503) and, when it took the key, frees it: nothing was sent.
@@ -203,24 +215,31 @@ export function redisIdempotencyStore(
 
   return {
     async claim(key, fingerprint, meta) {
+      // Keys may be evicted at any moment: nothing is claimed until an operator stops that.
+      const unsafe = options.unsafe?.();
+      if (unsafe) throw new ServiceUnavailableError({ cause: new Error(unsafe) });
       const t = now();
       const pending = JSON.stringify({ state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs } satisfies Entry);
-      let reply: [string, string];
+      let reply: [string, string, string, string];
       try {
         reply = (await orUnavailable(() =>
-          redis.durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), marker, String(t), pending, String(ttlMs))).catch(freeIfTaken(key)),
-        )) as [string, string];
+          redis
+            .durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), epoch.key, String(t), pending, String(ttlMs), ...epoch.args()))
+            .catch(freeIfTaken(key)),
+        )) as [string, string, string, string];
       } catch (err) {
         abandon(pending);
         throw err;
       }
-      const [existing, since] = reply;
-      const clean = t - Number(since) >= ttlMs;
-      if (existing === '') return { kind: 'claimed', clean };
+      const [existing, ...generation] = reply;
+      const { since, lostAt } = epoch.observe(generation);
+      const clean = t - since >= ttlMs;
+      const lost = lostAt !== null && t - lostAt < ttlMs;
+      if (existing === '') return { kind: 'claimed', clean, lost };
       const entry = JSON.parse(existing) as Entry;
       if (abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
         abandoned.delete(existing);
-        return { kind: 'claimed', clean };
+        return { kind: 'claimed', clean, lost };
       }
       return interpret(entry, fingerprint, t, existing);
     },

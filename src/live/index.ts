@@ -52,6 +52,8 @@ export interface LiveUpdates {
   paymentEvents(
     kinds: readonly string[] | null,
     after?: StreamId | null,
+    /** The generation of the log `after` was issued in (null: an id from before generations). */
+    afterGeneration?: string | null,
   ): Promise<AsyncIterableIterator<LoggedPaymentEvent | SubscriptionInterruption>>;
   /**
    * The resource an event is about, fetched after that event arrived, once per event in
@@ -176,8 +178,8 @@ export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, ref
       });
     },
 
-    async paymentEvents(kinds, after = null) {
-      if (after) await bus.checkResumable(after);
+    async paymentEvents(kinds, after = null, afterGeneration = null) {
+      if (after) await bus.checkResumable(after, afterGeneration);
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
       // The bus's stream as it is (one layer per subscriber: this runs once per subscriber per event);
       // a failure of the stream becomes its last value, an interruption the client can resume after.

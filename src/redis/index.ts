@@ -12,3 +12,5 @@ export {
   type RedisTopology,
 } from './connections.js';
 export { checkRedisForLiveMode, RedisUnfitError, type RedisDurability, type RedisPersistence } from './live-check.js';
+export { EPOCH_LUA, redisEpoch, type EpochState, type RedisEpoch } from './epoch.js';
+export { redisWriteHealth, type RedisWriteHealth, type RedisWriteState } from './write-health.js';

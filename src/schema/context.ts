@@ -12,6 +12,8 @@ import { createLoaders, type ResourceLoaders } from './loaders.js';
 export interface GatewayServices {
   upstream: UpstreamClient;
   idempotency: IdempotencyStore;
+  /** How long an unknown outcome that cannot be found yet is answered `in_progress` (IDEMPOTENCY_SETTLE_MS); default 60 s. */
+  idempotencySettleMs?: number;
   live: LiveUpdates;
   log: Logger;
   /** Verifies bearer tokens and mints client tokens. */

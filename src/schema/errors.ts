@@ -122,10 +122,33 @@ builder.objectType(
     'The gateway could not reach what keeps a payment from being made twice; nothing was sent. Retry with the same key.',
   ),
 );
-builder.objectType(
-  IdempotencyConflictError,
-  paymentErrorType(IdempotencyConflictError, 'The idempotency key cannot be used for this request.'),
-);
+const IdempotencyConflictReasonEnum = builder.enumType('IdempotencyConflictReason', {
+  description: 'Why an idempotency key was refused.',
+  values: {
+    DIFFERENT_INPUT: { value: 'different_input', description: 'The key was used with other input: use a new key for a new request.' },
+    IN_PROGRESS: {
+      value: 'in_progress',
+      description:
+        'A request with the key is still running or not visible at the service yet: retry with the same key after `retryAfterMs`.',
+    },
+    OUTCOME_UNKNOWN: {
+      value: 'outcome_unknown',
+      description:
+        'An earlier request with the key may have been carried out and cannot be checked automatically: check the list (settlements, checkouts) before sending a new request with a new key. Never retried by the gateway.',
+    },
+  } as const,
+});
+builder.objectType(IdempotencyConflictError, {
+  ...paymentErrorType(IdempotencyConflictError, 'The idempotency key cannot be used for this request.'),
+  fields: (t) => ({
+    reason: t.field({ type: IdempotencyConflictReasonEnum, description: 'Why the key was refused.', resolve: (e) => e.reason }),
+    retryAfterMs: t.exposeInt('retryAfterMs', {
+      nullable: true,
+      description:
+        'For IN_PROGRESS: milliseconds until a retry with the same key may get an answer (the rest of the settle window, IDEMPOTENCY_SETTLE_MS, or of the pending claim). Null otherwise.',
+    }),
+  }),
+});
 builder.objectType(UpstreamError, {
   ...paymentErrorType(UpstreamError, 'The payment service or the operator failed (network, internal, unknown or external error).'),
   fields: (t) => ({

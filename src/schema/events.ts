@@ -8,7 +8,13 @@ import { isMistypedEventKind, KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from 
 import { topLevelError } from '../errors/top-level.js';
 import { ResumeTooOldError } from '../events/bus.js';
 import { pageEvents, type EventFilter } from '../events/history.js';
-import { decodeEventId, encodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
+import {
+  decodeEventCursor as decodeEventIdCursor,
+  encodeEventId,
+  parseStreamId,
+  type EventCursor,
+  type StreamId,
+} from '../events/stream-id.js';
 import { SubscriptionInterruption } from '../live/index.js';
 import type { LiveResource } from '../live/fetch-resource.js';
 import { NotFoundError } from '../errors/payment-errors.js';
@@ -39,7 +45,7 @@ const PaymentEventRef = builder.objectRef<LoggedPaymentEvent>('PaymentEvent').im
   description: 'An event of the payment service, as the gateway logged it: a verified webhook, or a change the gateway found itself.',
   fields: (t) => ({
     id: t.id({
-      resolve: (e) => encodeEventId(e.seq),
+      resolve: (e) => encodeEventId(e.seq, e.generation),
       description:
         'Opaque id that orders events: pass the last one you received as `paymentEvents(after:)` to resume. The same delivery received twice has one id.',
     }),
@@ -96,8 +102,8 @@ function passOrInterrupt<T>(value: T | SubscriptionInterruption): T {
   return value;
 }
 
-function eventPosition(id: string, argName: string): StreamId {
-  const position = decodeEventId(id);
+function eventPosition(id: string, argName: string): EventCursor {
+  const position = decodeEventIdCursor(id);
   if (!position) throw topLevelError('BAD_USER_INPUT', { kind: 'event_id', arg: argName });
   return position;
 }
@@ -179,14 +185,15 @@ function toEventFilter(args: EventFilterArgs | null | undefined): EventFilter {
 }
 
 // Cursors are positions in the log bound to one filter (like every list's): another filter is INVALID_CURSOR.
-function encodeEventCursor(scope: string, seq: StreamId): string {
-  return Buffer.from(JSON.stringify({ s: scope, q: seq })).toString('base64url');
+// They carry the log's generation too: a cursor from a log that was lost is EVENT_CURSOR_EXPIRED.
+function encodeEventCursor(scope: string, seq: StreamId, generation: string | undefined): string {
+  return Buffer.from(JSON.stringify({ s: scope, q: seq, g: generation ?? null })).toString('base64url');
 }
 
-function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'before'): StreamId {
-  let decoded: { s?: unknown; q?: unknown } | null = null;
+function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'before', currentGeneration: string | null): StreamId {
+  let decoded: { s?: unknown; q?: unknown; g?: unknown } | null = null;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; q?: unknown };
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; q?: unknown; g?: unknown };
   } catch {
     decoded = null;
   }
@@ -194,7 +201,23 @@ function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'be
     throw topLevelError('INVALID_CURSOR', { arg: argName, reason: 'malformed' });
   }
   if (decoded.s !== scope) throw topLevelError('INVALID_CURSOR', { arg: argName, reason: 'other_list' });
+  // A cursor from before generations (no `g`) is taken as it is.
+  if (decoded.g !== undefined && (decoded.g || null) !== currentGeneration) throw cursorExpired();
   return decoded.q;
+}
+
+function cursorExpired(): GraphQLError {
+  return new GraphQLError(
+    'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
+    {
+      extensions: {
+        code: 'EVENT_CURSOR_EXPIRED',
+        retryable: false,
+        messageFr:
+          "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
+      },
+    },
+  );
 }
 
 builder.queryFields((t) => ({
@@ -217,14 +240,15 @@ builder.queryFields((t) => ({
           }
         }
         if (args.first != null && args.last != null) throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
-        const after = args.after ? decodeEventCursor(args.after, scope, 'after') : null;
-        const before = args.before ? decodeEventCursor(args.before, scope, 'before') : null;
+        const generation = args.after || args.before ? (await ctx.live.history.generation()) || null : null;
+        const after = args.after ? decodeEventCursor(args.after, scope, 'after', generation) : null;
+        const before = args.before ? decodeEventCursor(args.before, scope, 'before', generation) : null;
         const page = await pageEvents(
           ctx.live.history,
           { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
           filter,
         );
-        const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq), node }));
+        const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq, node.generation), node }));
         return {
           edges,
           pageInfo: {
@@ -263,20 +287,10 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, { kinds, after }, ctx) => {
       const position = after ? eventPosition(String(after), 'after') : null;
       try {
-        return await ctx.live.paymentEvents(checkedKinds(kinds), position);
+        return await ctx.live.paymentEvents(checkedKinds(kinds), position?.seq ?? null, position?.generation ?? null);
       } catch (err) {
         if (!(err instanceof ResumeTooOldError)) throw err;
-        throw new GraphQLError(
-          'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
-          {
-            extensions: {
-              code: 'EVENT_CURSOR_EXPIRED',
-              retryable: false,
-              messageFr:
-                "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
-            },
-          },
-        );
+        throw cursorExpired();
       }
     },
     resolve: (event) => passOrInterrupt(event),

@@ -33,9 +33,9 @@ export type IdempotencyRule<Arg, Request, Payload> =
       meta?: (request: Request) => Record<string, string>;
       /**
        * Finds at the service a request whose answer was lost (a retry carries the same request, so the
-       * same ext_id); null when it is not there.
+       * same ext_id); null when it is not there. `settled`: the settle window is over (see run.ts).
        */
-      reconcile?: (request: Request, ctx: GatewayContext) => Promise<Payload | null>;
+      reconcile?: (request: Request, ctx: GatewayContext, settled: boolean) => Promise<Payload | null>;
     }
   | {
       /** Why a repeat of this mutation cannot move money twice (so it needs no key). */
@@ -107,7 +107,8 @@ export function paymentMutation<Arg, Request, Payload extends object>(name: stri
       meta: rule.meta?.(request),
       // Only a run that reached the service created something (a replayed result was watched the first time).
       execute: () => spec.execute(request, ctx).then((payload) => watchCreated(payload, ctx)),
-      reconcile: rule.reconcile ? () => rule.reconcile!(request, ctx) : undefined,
+      reconcile: rule.reconcile ? (_meta, settled) => rule.reconcile!(request, ctx, settled) : undefined,
+      settleWindowMs: ctx.idempotencySettleMs,
     });
   };
 

@@ -306,6 +306,23 @@ function itemError(failure: BulkTransferFailure, index: number | null): PaymentE
   );
 }
 
+/** A bulk item the service has no record of once the settle window is over: it was rejected, or never arrived. */
+function notSentFailure(item: CreateTransferInput, index: number): BulkTransferFailure {
+  return {
+    item: {
+      amount: item.amount,
+      recipientPhone: item.recipientPhone,
+      recipientWallet: item.recipientWallet ?? null,
+      extId: item.extId ?? null,
+    },
+    index,
+    nonFieldErrors: [
+      'Not sent: the payment service has no record of this payout (it was rejected, or never arrived). Send it again in a new bulk transfer, with a new idempotency key.',
+    ],
+    fieldErrors: [],
+  };
+}
+
 function camelCase(s: string): string {
   return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
@@ -328,15 +345,23 @@ paymentMutation('createBulkTransfer', {
   request: (input, key) => input.transfers.map((item, i) => ({ ...toUpstreamItem(item), extId: item.extId ?? extIdForKey(`${key}#${i}`) })),
   idempotency: {
     key: (input) => input.idempotencyKey,
-    reconcile: async (items, ctx) => {
+    reconcile: async (items, ctx, settled) => {
       const byExtId = new Map((await ctx.upstream.listTransfers()).map((tr) => [tr.extId, tr]));
-      const found = items.filter((item) => {
+      const isFound = (item: (typeof items)[number]) => {
         const existing = byExtId.get(item.extId);
         return existing !== undefined && isSamePayout(existing, item);
-      });
-      // Nothing found: the bulk never arrived. Part of it found: the rest was rejected, or is not visible yet; the
-      // retry sends them all again, and the ones already queued come back as duplicates (counted as queued).
-      return found.length === items.length ? { queuedCount: found.length, message: '', failures: [] } : null;
+      };
+      const missing = items.flatMap((item, index) => (isFound(item) ? [] : [{ item, index }]));
+      if (missing.length === 0) return { queuedCount: items.length, message: '', failures: [] };
+      // Nothing found: the bulk never arrived (after the window, the retry sends it). Part of it found: the
+      // rest was rejected, or is not visible yet. Once the window is over it never will be: the found items
+      // are the answer, the rest is reported as not sent (never sent again under this key).
+      if (missing.length === items.length || !settled) return null;
+      return {
+        queuedCount: items.length - missing.length,
+        message: '',
+        failures: missing.map(({ item, index }) => notSentFailure(item, index)),
+      };
     },
   },
   execute: async (items, ctx) => {

@@ -35,8 +35,10 @@ export interface UpstreamClientOptions {
   maxRetries?: number;
   /** First backoff step in ms (default 100). */
   retryBaseMs?: number;
-  /** Maximum sockets to the service (default 16). */
+  /** Maximum sockets to the service for reads (default 16). */
   connections?: number;
+  /** Maximum sockets for calls that change state, a pool of their own (default 32). */
+  writeConnections?: number;
   /** Told of every call once it ends (metrics, traces); what it throws is ignored. */
   observe?: UpstreamObserver;
   /** Trace context headers sent with each call (the higher layer's tracing; none by default). */

@@ -93,6 +93,11 @@ export interface UpstreamErrorInit {
    * (a POST that timed out or whose connection dropped after it was sent).
    */
   outcomeUnknown?: boolean;
+  /**
+   * True when the request provably never left the gateway (connection refused, or still waiting for a
+   * pooled connection at its deadline): nothing can have been carried out.
+   */
+  neverSent?: boolean;
   cause?: unknown;
 }
 
@@ -104,6 +109,7 @@ export class UpstreamCallError extends Error {
   readonly upstreamCode: string | null;
   readonly fault: TransportFault | null;
   readonly outcomeUnknown: boolean;
+  readonly neverSent: boolean;
   readonly retryable: boolean;
 
   constructor(init: UpstreamErrorInit) {
@@ -114,6 +120,7 @@ export class UpstreamCallError extends Error {
     this.upstreamCode = init.upstreamCode ?? null;
     this.fault = init.fault ?? null;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.neverSent = init.neverSent ?? false;
     this.retryable = isRetryableCode(init.code);
   }
 }

@@ -11,6 +11,10 @@
 //   every fault that may have happened after the request left (timeout, reset, bad body,
 //   HTTP status) sets `outcomeUnknown`; only faults where the request provably never left
 //   (connection refused, DNS failure, connect timeout, closed client) leave it false.
+// - Calls that change state (POSTs, the cancel GET: non-idempotent) have a pool of their own, so a
+//   payment never waits for a connection behind reads. Each call knows whether its request was
+//   written to a socket: one still waiting for a connection at its deadline provably never left
+//   (`neverSent`, not `outcomeUnknown`), so its idempotency key is released.
 // - Bodies are always read to the end (or destroyed); the size is capped.
 // - Nothing is logged here; error messages never contain the API key or the base URL.
 
@@ -25,8 +29,10 @@ export interface TransportOptions {
   maxRetries?: number;
   /** First backoff step in ms (default 100; then 200, 400...), each jittered to 50-100 %. */
   retryBaseMs?: number;
-  /** Maximum sockets to the service (default 16). */
+  /** Maximum sockets to the service for reads (default 16). */
   connections?: number;
+  /** Maximum sockets for calls that change state (default 32; a pool of their own). */
+  writeConnections?: number;
   /**
    * Idle time before a kept-alive socket is closed (default 4 s, below the 5 s of common servers, so a
    * POST is not written to a socket the server is closing; `Keep-Alive` hints of the server are honoured).
@@ -93,15 +99,18 @@ export function createTransport(options: TransportOptions): Transport {
   const maxRetries = options.maxRetries ?? 2;
   const retryBaseMs = options.retryBaseMs ?? 100;
 
-  const pool = new Pool(url.origin, {
-    connections: options.connections ?? 16,
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
-    keepAliveMaxTimeout: 60_000,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    connect: { timeout: Math.min(timeoutMs, 10_000) },
-    maxResponseSize: MAX_RESPONSE_BYTES,
-  });
+  const poolOf = (connections: number) =>
+    new Pool(url.origin, {
+      connections,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
+      keepAliveMaxTimeout: 60_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: { timeout: Math.min(timeoutMs, 10_000) },
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
+  const readPool = poolOf(options.connections ?? 16);
+  const writePool = poolOf(options.writeConnections ?? 32);
   let closing: Promise<void> | null = null;
 
   const secrets = [options.apiKey, options.baseUrl, options.baseUrl.replace(/\/+$/, ''), url.origin, url.host]
@@ -110,20 +119,28 @@ export function createTransport(options: TransportOptions): Transport {
   const redact = (text: string): string => secrets.reduce((t, s) => t.split(s).join('[redacted]'), text);
 
   function fault(kind: TransportFault, details: FaultDetails): UpstreamCallError {
-    const outcomeUnknown = !details.idempotent && (details.sent ?? true);
+    const neverSent = details.sent === false;
+    const outcomeUnknown = !details.idempotent && !neverSent;
     const base = FAULT_MESSAGES[kind](timeoutMs, details.httpStatus ?? null);
     const detail = details.detail ? ` (${redact(details.detail)})` : '';
-    const suffix = outcomeUnknown ? '; the request may have been carried out' : '';
+    const suffix = outcomeUnknown ? '; the request may have been carried out' : neverSent ? '; the request was not sent' : '';
     return new UpstreamCallError({
       code: 'UPSTREAM_UNAVAILABLE',
       message: `${base}${detail}${suffix}`,
       httpStatus: details.httpStatus ?? null,
       fault: kind,
       outcomeUnknown,
+      neverSent,
     });
   }
 
-  async function attempt(call: HttpCall, signal: AbortSignal): Promise<HttpResponse> {
+  /** The pool for `call`, told when the request is written to a socket (undici calls onConnect just before). */
+  function dispatcherFor(call: HttpCall, onWritten: () => void) {
+    const pool = call.idempotent ? readPool : writePool;
+    return pool.compose((dispatch) => (opts, handler) => dispatch(opts, noticeWrite(handler, onWritten)));
+  }
+
+  async function attempt(call: HttpCall, signal: AbortSignal, onWritten: () => void): Promise<HttpResponse> {
     const headers: Record<string, string> = { ...options.traceHeaders?.(), 'X-API-KEY': options.apiKey, Accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
@@ -132,7 +149,7 @@ export function createTransport(options: TransportOptions): Transport {
     }
     const qs = call.query?.toString();
     const path = `${prefix}${call.path}${qs ? `?${qs}` : ''}`;
-    const res = await pool.request({ method: call.method, path, headers, body, signal });
+    const res = await dispatcherFor(call, onWritten).request({ method: call.method, path, headers, body, signal });
     try {
       const text = await res.body.text();
       return { statusCode: res.statusCode, text };
@@ -146,6 +163,11 @@ export function createTransport(options: TransportOptions): Transport {
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     let timedOut = false;
+    let written = false;
+    // undici also calls onConnect for a request aborted while queued (then does not write it): not written.
+    const onWritten = () => {
+      if (!controller.signal.aborted) written = true;
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('deadline exceeded'));
@@ -155,9 +177,13 @@ export function createTransport(options: TransportOptions): Transport {
         const mayRetry = call.idempotent && n < maxRetries;
         let res: HttpResponse;
         try {
-          res = await attempt(call, controller.signal);
+          res = await attempt(call, controller.signal, onWritten);
         } catch (err) {
-          const c = timedOut ? { fault: 'timeout' as const, sent: true, retryable: false, detail: '' } : classify(err);
+          const c = timedOut
+            ? written
+              ? { fault: 'timeout' as const, sent: true, retryable: false, detail: '' }
+              : { fault: 'timeout' as const, sent: false, retryable: false, detail: 'no connection was free' }
+            : classify(err);
           if (mayRetry && c.retryable && (await backoff(n, deadline, controller.signal))) continue;
           throw fault(c.fault, { idempotent: call.idempotent, sent: c.sent, detail: c.detail });
         }
@@ -190,10 +216,30 @@ export function createTransport(options: TransportOptions): Transport {
     fault,
     redact,
     close() {
-      closing ??= pool.close().catch(() => undefined);
+      closing ??= Promise.all([readPool.close(), writePool.close()]).then(
+        () => undefined,
+        () => undefined,
+      );
       return closing;
     },
   };
+}
+
+/** The same handler, calling `onWritten` when undici is about to write its request (old and new handler APIs). */
+function noticeWrite<H extends object>(handler: H, onWritten: () => void): H {
+  return new Proxy(handler, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (prop === 'onConnect' || prop === 'onRequestStart') {
+        return (...args: unknown[]) => {
+          onWritten();
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
 }
 
 const FAULT_MESSAGES: Record<TransportFault, (timeoutMs: number, status: number | null) => string> = {

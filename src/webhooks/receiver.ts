@@ -21,7 +21,7 @@ export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What `accept` answers: whether the delivery was seen before, and the event's log id when known. */
-export type Acceptance = { duplicate: boolean; seq: string | null };
+export type Acceptance = { duplicate: boolean; seq: string | null; generation?: string | null };
 
 export interface WebhookHandlerDeps {
   secret: string;
@@ -115,7 +115,7 @@ export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
         return reply(req, res, 503, { ok: false, error: 'temporarily_unavailable' });
       }
       // `eventId`: the event's id in the log (PaymentEvent.id); `id`: the delivery id, the same for every re-send.
-      const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq) } : {};
+      const eventId = accepted.seq ? { eventId: encodeEventId(accepted.seq, accepted.generation) } : {};
       if (accepted.duplicate) {
         observe('duplicate');
         log.info('webhook duplicate', fields);
@@ -142,9 +142,9 @@ export function acceptIntoLog(
 ): WebhookHandlerDeps['accept'] {
   return async (event) => {
     const result = await bus.publishPaymentEventOnce(event, ttlMs);
-    if (result.duplicate) return { duplicate: true, seq: result.seq };
+    if (result.duplicate) return { duplicate: true, seq: result.seq, generation: result.generation };
     onAccepted(result.event);
-    return { duplicate: false, seq: result.event.seq };
+    return { duplicate: false, seq: result.event.seq, generation: result.event.generation };
   };
 }
 

@@ -24,8 +24,9 @@ function paymentEvent(id: string, reference: string | null = 'chk_1'): PaymentEv
 }
 
 /** The event as the log hands it back: the record and its position. */
+/** The event as logged (its generation: any, the log's own). */
 function logged(event: PaymentEventRecord, seq: string): LoggedPaymentEvent {
-  return { ...event, seq };
+  return { ...event, seq, generation: expect.any(String) as string };
 }
 
 function change(type: ResourceChange['type'], reference: string, status: string): ResourceChange {

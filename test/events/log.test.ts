@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEventBus, ResumeTooOldError, type EventBus } from '../../src/events/bus.js';
 import { memoryEventLog } from '../../src/events/log.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
-import { compareStreamIds, decodeEventId, encodeEventId } from '../../src/events/stream-id.js';
+import { compareStreamIds, decodeEventCursor, decodeEventId, encodeEventId } from '../../src/events/stream-id.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import { EventLogGapError, startTailer } from '../../src/events/tailer.js';
 import { createLogger } from '../../src/logger.js';
@@ -53,6 +53,9 @@ describe.each([
     expect(opaque).toMatch(/^evt_[A-Za-z0-9_-]+$/);
     expect(decodeEventId(opaque)).toBe(seqs[0]);
     expect(decodeEventId('evt_bm90IGFuIGlk')).toBeNull();
+    const withGeneration = encodeEventId(seqs[0]!, 'g3n-1');
+    expect(decodeEventCursor(withGeneration)).toEqual({ seq: seqs[0], generation: 'g3n-1' });
+    expect(decodeEventCursor(opaque)).toEqual({ seq: seqs[0], generation: null });
   });
 
   it('appends a delivery once however many copies arrive at once, on however many replicas', async () => {
@@ -63,8 +66,8 @@ describe.each([
     );
     const appended = results.filter((r) => !r.duplicate);
     expect(appended).toHaveLength(1);
-    const seq = (appended[0] as { event: { seq: string } }).event.seq;
-    for (const r of results.filter((x) => x.duplicate)) expect(r).toEqual({ duplicate: true, seq });
+    const { seq, generation } = (appended[0] as { event: { seq: string; generation: string } }).event;
+    for (const r of results.filter((x) => x.duplicate)) expect(r).toEqual({ duplicate: true, seq, generation });
   });
 
   it('replays after an id, then continues live: appends during the replay arrive once each, in order', async () => {
@@ -123,13 +126,22 @@ describe('retention', () => {
   it('an `after` whose followers were trimmed away is refused; one still followed by everything is accepted', async () => {
     const events = await bus(false, { memoryLogEntries: 5 });
     const seqs: string[] = [];
-    for (let i = 0; i < 8; i++) seqs.push((await events.publishPaymentEvent(record(`keep-${i}`))).seq);
+    let generation: string | undefined;
+    for (let i = 0; i < 8; i++) {
+      const event = await events.publishPaymentEvent(record(`keep-${i}`));
+      seqs.push(event.seq);
+      generation = event.generation;
+    }
     expect(await events.log.length()).toBe(5);
     expect(await events.log.trimmedThrough()).toBe(seqs[2]);
-    await expect(events.checkResumable(seqs[1]!)).rejects.toBeInstanceOf(ResumeTooOldError);
-    await expect(events.checkResumable(seqs[2]!)).resolves.toBeUndefined();
-    // An id the log never reached (a log lost with its Redis): refused too.
-    await expect(events.checkResumable(`${Date.now() + 60_000}-0`)).rejects.toBeInstanceOf(ResumeTooOldError);
+    await expect(events.checkResumable(seqs[1]!, generation)).rejects.toBeInstanceOf(ResumeTooOldError);
+    await expect(events.checkResumable(seqs[2]!, generation)).resolves.toBeUndefined();
+    // An id the log never reached: refused too.
+    await expect(events.checkResumable(`${Date.now() + 60_000}-0`, generation)).rejects.toBeInstanceOf(ResumeTooOldError);
+    // An id of another log (one lost with its Redis, a previous process), or from before generations: refused,
+    // although the log holds ids after it.
+    await expect(events.checkResumable(seqs[2]!, 'another')).rejects.toBeInstanceOf(ResumeTooOldError);
+    await expect(events.checkResumable(seqs[2]!, null)).rejects.toBeInstanceOf(ResumeTooOldError);
   });
 
   it('the in-memory log also drops what is older than the retention', async () => {

@@ -19,7 +19,9 @@ export type FaultAction =
   /** Forward, then hold the service's answer until `release()` of the rule is called (or the client gives up). */
   | { kind: 'hold' }
   /** Answer 500 INTERNAL_ERROR WITHOUT forwarding (nothing processed). */
-  | { kind: 'status500-unprocessed' };
+  | { kind: 'status500-unprocessed' }
+  /** Answer an HTML 502 WITHOUT forwarding (a proxy that could not reach the service: nothing processed). */
+  | { kind: 'html502-unprocessed' };
 
 export interface FaultRule {
   method?: string;
@@ -99,6 +101,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 
     if (outcome === 'status500-unprocessed') {
       send(res, 500, 'application/json', INTERNAL_ERROR_BODY);
+      return done();
+    }
+    if (outcome === 'html502-unprocessed') {
+      send(res, 502, 'text/html', HTML_502);
       return done();
     }
     let answer: { status: number; headers: IncomingMessage['headers']; body: Buffer };

@@ -16,7 +16,7 @@ import {
   redisIdempotencyStore,
   type IdempotencyStore,
 } from '../../src/idempotency/store.js';
-import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
+import { connectRedis, redisEpoch, type GatewayRedis } from '../../src/redis/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import { UpstreamCallError } from '../../src/upstream/errors.js';
@@ -214,6 +214,94 @@ describe('a Redis that fails', () => {
       expect(await p.run(counted, 'lost')).toBe('ch_2');
       expect(reconciled).toBe(1);
       expect(p.done.size).toBe(2);
+    });
+  });
+});
+
+describe('a Redis that forgets (the generation of its data set)', () => {
+  let t = 1_700_000_000_000;
+  const now = () => t;
+
+  /** A settlement-like call: no lookup at the service; counts how often it was sent. */
+  const settlements = () => {
+    let sent = 0;
+    return {
+      sent: () => sent,
+      run: (store: IdempotencyStore, key: string) =>
+        runIdempotent({
+          store,
+          principal: 'staff-1',
+          operation: 'createSettlement',
+          key,
+          input: { amount: 5000 },
+          execute: async () => `st_${++sent}`,
+        }),
+    };
+  };
+
+  const withServer = async (body: (server: TestRedisServer, redis: GatewayRedis) => Promise<void>) => {
+    const server = await startRedisServer({ persistence: 'none' });
+    const redis = await connectRedis({ url: server.url, namespace: 'forgets' });
+    try {
+      await body(server, redis);
+    } finally {
+      await redis.close();
+      await server.stop();
+    }
+  };
+
+  it('a first deployment (nothing known before) sends; a restart empty under a running gateway refuses the retry as outcome_unknown, never sending it', async () => {
+    await withServer(async (server, redis) => {
+      const store = redisIdempotencyStore(redis, { now });
+      const s = settlements();
+      expect(await s.run(store, 'before')).toBe('st_1');
+      expect(await s.run(store, 'before')).toBe('st_1');
+
+      await server.restart();
+      await waitFor(() => redis.commands.status === 'ready', 'the commands connection to reconnect');
+      await expect(s.run(store, 'before')).rejects.toMatchObject({ reason: 'outcome_unknown' });
+      await expect(s.run(store, 'before')).rejects.toMatchObject({ reason: 'outcome_unknown' });
+      expect(s.sent()).toBe(1);
+      // Another replica that never saw the old generation learns of the loss from the shared epoch.
+      const other = redisIdempotencyStore(redis, { now });
+      await expect(s.run(other, 'before-too')).rejects.toMatchObject({ reason: 'outcome_unknown' });
+      expect(s.sent()).toBe(1);
+      // A whole key lifetime after the loss, nothing can be a forgotten retry any more.
+      t += IDEMPOTENCY_TTL_MS;
+      expect(await s.run(store, 'after')).toBe('st_2');
+    });
+  });
+
+  it('evictions recorded in the epoch make every replica refuse keys without a lookup, and clearing lostAt (the operator) lifts it', async () => {
+    await withServer(async (_server, redis) => {
+      const epoch = redisEpoch(redis);
+      const store = redisIdempotencyStore(redis, { now, epoch });
+      const other = redisIdempotencyStore(redis, { now });
+      const s = settlements();
+      expect(await s.run(store, 'one')).toBe('st_1');
+      expect(await s.run(other, 'two')).toBe('st_2');
+      const before = epoch.current!.id;
+      await epoch.check(t, true);
+      expect(epoch.current!.id).not.toBe(before);
+      await expect(s.run(other, 'three')).rejects.toMatchObject({ reason: 'outcome_unknown' });
+      await expect(s.run(store, 'four')).rejects.toMatchObject({ reason: 'outcome_unknown' });
+      // Keys that survived still replay.
+      expect(await s.run(store, 'one')).toBe('st_1');
+      expect(s.sent()).toBe(2);
+      await redis.commands.hdel(epoch.key, 'lostAt');
+      expect(await s.run(other, 'five')).toBe('st_3');
+    });
+  });
+
+  it('while Redis may evict keys (unsafe), claims are refused with SERVICE_UNAVAILABLE before anything is sent', async () => {
+    await withServer(async (_server, redis) => {
+      let problem: string | null = 'Redis maxmemory-policy is allkeys-lru';
+      const store = redisIdempotencyStore(redis, { now, unsafe: () => problem });
+      const s = settlements();
+      await expect(s.run(store, 'k')).rejects.toBeInstanceOf(ServiceUnavailableError);
+      expect(s.sent()).toBe(0);
+      problem = null;
+      expect(await s.run(store, 'k')).toBe('st_1');
     });
   });
 });

@@ -23,6 +23,11 @@ async function get(path: string) {
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 const readyIs = (status: number) => async () => (await get('/health/ready')).status === status;
+/** Waits for one answer of /health/ready with this status and body (two GETs could see two probes). */
+const readyMatches = (status: number, body: Record<string, unknown>) => async () => {
+  const res = await get('/health/ready');
+  return res.status === status && expect.objectContaining(body).asymmetricMatch(res.body);
+};
 
 describe('health probes', () => {
   it('live answers while the process runs, whatever its dependencies do', async () => {
@@ -30,16 +35,13 @@ describe('health probes', () => {
   });
 
   it('ready is 200 with both dependencies up, 503 while Redis is down, and 200 once it is back', async () => {
-    await waitFor(readyIs(200), 'ready');
-    expect((await get('/health/ready')).body).toMatchObject({ ready: true, upstream: 'ok', redis: 'ok' });
+    await waitFor(readyMatches(200, { ready: true, upstream: 'ok', redis: 'ok' }), 'ready');
 
     await redis.kill();
-    await waitFor(readyIs(503), 'not ready after Redis went away');
-    expect((await get('/health/ready')).body).toMatchObject({
-      ready: false,
-      upstream: 'ok',
-      redis: expect.stringMatching(/unreachable|timeout/),
-    });
+    await waitFor(
+      readyMatches(503, { ready: false, upstream: 'ok', redis: expect.stringMatching(/unreachable|timeout/) }),
+      'not ready after Redis went away',
+    );
     expect((await get('/health/live')).status).toBe(200);
 
     await redis.restart();
@@ -50,12 +52,11 @@ describe('health probes', () => {
     await waitFor(readyIs(200), 'ready');
     stack.sandbox.faults.add({ method: 'GET', path: '/v1/payment/balances', kind: 'reset', times: 'unlimited' });
     try {
-      await waitFor(readyIs(503), 'not ready while the service drops connections');
-      expect((await get('/health/ready')).body).toMatchObject({
-        ready: false,
-        upstream: expect.stringMatching(/unreachable|timeout/),
-        redis: 'ok',
-      });
+      await waitFor(
+        readyMatches(503, { ready: false, upstream: expect.stringMatching(/unreachable|timeout/), redis: 'ok' }),
+        'not ready while the service drops connections',
+      );
+      expect((await get('/health/live')).status).toBe(200);
     } finally {
       stack.sandbox.faults.clear();
     }
