@@ -12,6 +12,7 @@ import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js'
 import { createHealthProbe } from './health.js';
 import { startReadinessProbe, type ReadinessProbe } from './readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
+import { createPayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
@@ -115,6 +116,10 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     });
     cleanup.push(() => reconciler.stop());
 
+    // Runs the batches set to run (any replica may take one over); stopped before the bus and Redis close.
+    const payoutBatches = createPayoutBatches({ settings: config.payoutBatches, redis, upstream, idempotency, bus, log });
+    cleanup.push(() => payoutBatches.close());
+
     if (!webhookSecret) log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
     const webhook = webhookSecret
       ? {
@@ -162,6 +167,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
         tokens,
         pageSize: config.upstream.pageSize,
         resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
+        payoutBatches,
         limitServices: options.withoutLimits
           ? undefined
           : {
