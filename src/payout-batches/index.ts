@@ -81,6 +81,8 @@ export interface PayoutBatchOptions {
 /** At most this many progress events per batch per second (each change of counts is one otherwise). */
 const PROGRESS_EVENTS_PER_SECOND = 2;
 const WATCH_SAFETY_MS = 1_000;
+/** Longest a cancel waits for a chunk already on its way (one bulk call's deadline is the usual bound). */
+const CANCEL_WAIT_MS = 5_000;
 
 export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches {
   const { settings, bus, log } = options;
@@ -173,7 +175,15 @@ export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches 
     async cancel(id, by) {
       const { batch, changed } = await cancelBatch(docs, id, by, new Date());
       if (changed) publish(batch.settled ? 'payout_batch.cancelled' : 'payout_batch.cancelling', batch);
-      return batch;
+      // A chunk marked as sending before the cancel may still be on its way: the answer waits for it (bounded), so
+      // that once the cancel is acknowledged nothing of the batch is being sent.
+      const deadline = Date.now() + CANCEL_WAIT_MS;
+      let current = batch;
+      while (current.chunks.some((c) => c.state === 'sending') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        current = await readBatch(docs, id);
+      }
+      return current;
     },
     watch(id) {
       return new Repeater<BatchDoc>(async (push, stop) => {
