@@ -262,7 +262,6 @@ class BatchRun {
 
   private async sendChunk(n: number): Promise<void> {
     let batch = await readBatch(this.o.docs, this.id);
-    if (!(await this.takeSlot())) return;
     if (batch.chunks[n]!.state === 'waiting') {
       // Ordered with a cancel by the batch document: marked before it (then sent), or stopped by it (never sent).
       const marked = await updateDoc<BatchDoc, boolean>(this.o.docs, batchKey(this.id), (b) => {
@@ -310,6 +309,15 @@ class BatchRun {
   }
 
   private async execute(request: Array<CreateTransferInput & { extId: string }>): Promise<ChunkResult> {
+    // The slot is taken right before the call, so the spacing the pacer grants is the spacing the service sees.
+    // (A cancel meanwhile waits for this chunk: it was marked as sending before the cancel.)
+    if (!(await this.takeSlot())) {
+      throw new UpstreamCallError({
+        code: 'UPSTREAM_UNAVAILABLE',
+        message: 'the gateway is stopping; the chunk was not sent',
+        fault: 'refused',
+      });
+    }
     const answer = await this.o.upstream.createBulkTransfer(request);
     const failed = new Set<string>();
     const failures: ChunkResult['failures'] = [];
