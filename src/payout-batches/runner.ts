@@ -99,6 +99,8 @@ export function startRunner(options: RunnerOptions): Runner {
       for (const id of await listIds(docs, 'active')) {
         if (stopped || running.has(id)) continue;
         if (!(await docs.acquireLease(`batch:${id}`, holder, options.leaseMs))) continue;
+        // Which replica runs which batch (after a crash: which one took it over).
+        log.info('payout batch taken', { batchId: id, runner: holder });
         const run = new BatchRun(id, options, holder, () => stopped, pause)
           .run()
           .catch((err: unknown) => log.warn('payout batch run stopped', { batchId: id, error: err }))
