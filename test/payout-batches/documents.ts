@@ -82,11 +82,17 @@ export const BatchItems = graphql(`
   }
 `);
 
-export const BatchUpdated = `
+export const BatchUpdated = graphql(`
   subscription TestPayoutBatchUpdated($id: ID!) {
     payoutBatchUpdated(id: $id) { status settled sent { items } succeeded { items } failed { items } notSent { items } }
   }
-`;
+`);
+
+export const BatchEvents = graphql(`
+  subscription TestPayoutBatchEvents($kinds: [String!]) {
+    paymentEvents(kinds: $kinds) { id kind reference source }
+  }
+`);
 
 export type Wallet = 'OPA_BF' | 'OPB_BF' | 'OPD_BF' | 'OPE_BJ' | 'OPF_BJ';
 const PREFIX: Record<Wallet, string> = { OPA_BF: '76', OPB_BF: '70', OPD_BF: '58', OPE_BJ: '0196', OPF_BJ: '0195' };

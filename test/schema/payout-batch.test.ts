@@ -6,7 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { waitFor } from '../helpers/wait.js';
-import { AddItems, ApproveBatch, BatchItems, BatchView, CancelBatch, CreateBatch, StartBatch, item } from '../payout-batches/documents.js';
+import { disposeAllClients, staffClient, subscribe } from '../live/helpers.js';
+import {
+  AddItems,
+  ApproveBatch,
+  BatchEvents,
+  BatchItems,
+  BatchUpdated,
+  BatchView,
+  CancelBatch,
+  CreateBatch,
+  StartBatch,
+  item,
+} from '../payout-batches/documents.js';
 
 let stack: TestStack;
 
@@ -17,7 +29,10 @@ beforeAll(async () => {
     env: { PAYOUT_BATCH_FOLLOW_POLL_MS: '200', PAYOUT_BATCH_LEASE_MS: '2000' },
   });
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  await disposeAllClients();
+  await stack.close();
+});
 
 async function createBatch(label = 'test', token?: string): Promise<string> {
   const res = await stack.gql(
@@ -249,5 +264,55 @@ describe('four eyes (PAYOUT_BATCH_APPROVAL=required)', () => {
       outcome: 'SELF_APPROVAL_FORBIDDEN',
     });
     expect(audit.find((l) => l.operation === 'payoutBatchCompleted')).toMatchObject({ startedBy: 'alice', approvedBy: 'bob' });
+  });
+});
+
+describe('following a batch', () => {
+  it('payoutBatchUpdated: the batch now, counts that only grow, the final status once, then complete; payout_batch.* in paymentEvents', async () => {
+    const id = await createBatch('followed');
+    await addPage(
+      id,
+      1,
+      range(0, 400).map((i) => item(i)),
+    );
+    const batchId = (await view(id)).batchId;
+    const client = staffClient(stack);
+    const events = subscribe(client, BatchEvents, { kinds: ['payout_batch.running', 'payout_batch.completed'] });
+    const updates = subscribe(client, BatchUpdated, { id });
+    expect((await updates.next(10_000, 'the batch now')).payoutBatchUpdated).toMatchObject({ status: 'DRAFT', sent: { items: 0 } });
+    await stack.gql(StartBatch, { input: { batchId: id } });
+    expect(await updates.ended).toEqual({ kind: 'complete' });
+
+    const seen = updates.results.map((r) => r.data!.payoutBatchUpdated);
+    const finals = seen.filter((b) => b.status === 'COMPLETED_WITH_FAILURES');
+    expect(finals).toHaveLength(1);
+    expect(seen.at(-1)).toMatchObject({
+      status: 'COMPLETED_WITH_FAILURES',
+      settled: true,
+      sent: { items: 400 },
+      succeeded: { items: 360 },
+      failed: { items: 40 },
+    });
+    expect(seen.length).toBeGreaterThan(2);
+    for (let k = 1; k < seen.length; k++) {
+      for (const tally of ['sent', 'succeeded', 'failed', 'notSent'] as const) {
+        expect(seen[k]![tally].items).toBeGreaterThanOrEqual(seen[k - 1]![tally].items);
+      }
+    }
+    const running = await events.next(10_000, 'payout_batch.running');
+    const completed = await events.next(10_000, 'payout_batch.completed');
+    expect(running.paymentEvents).toMatchObject({ kind: 'payout_batch.running', reference: batchId });
+    expect(completed.paymentEvents).toMatchObject({ kind: 'payout_batch.completed', reference: batchId });
+    events.unsubscribe();
+  });
+
+  it('an unknown batch is NOT_FOUND, in English and French', async () => {
+    const updates = subscribe(staffClient(stack), BatchUpdated, { id: 'pb_000000000000000000000000' });
+    const ended = await updates.ended;
+    const errors = (ended.kind === 'error' ? ended.error : updates.results[0]?.errors) as Array<{ message: string; extensions: unknown }>;
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toBe('No payout batch has this id.');
+    expect(errors[0]!.extensions).toMatchObject({ code: 'NOT_FOUND', retryable: false, messageFr: expect.stringContaining('lot') });
+    expect(updates.results.filter((r) => r.data)).toEqual([]);
   });
 });
