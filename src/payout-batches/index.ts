@@ -132,6 +132,7 @@ export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches 
     leaseMs: settings.leaseMs,
     settleWindowMs: settings.settleWindowMs,
     followPollMs: settings.followPollMs,
+    concurrency: settings.callsPerSecond,
     publish,
     progressed,
   });

@@ -56,6 +56,8 @@ export interface RunnerOptions {
   followPollMs: number;
   /** How often each replica looks for batches to run. */
   tickMs?: number;
+  /** Chunks one run may have on their way at once (PAYOUT_BATCH_CALLS_PER_SECOND). */
+  concurrency: number;
   /** Publishes a batch's event (payout_batch.*). */
   publish: (kind: string, batch: BatchDoc) => void;
   /** Told of every batch the runner changed (coalesced progress events). */
@@ -146,6 +148,11 @@ class BatchRun {
   /** Final statuses seen in events for items not yet known as queued (an event may beat the bulk's answer). */
   private early = new Map<string, { status: 'success' | 'failed'; reference: string }>();
   private dirtyChunks = new Set<number>();
+  /** Chunks this run is sending now, and their promises. */
+  private sending = new Set<number>();
+  private inFlightSends = new Set<Promise<void>>();
+  /** One save at a time: chunk documents are written by version. */
+  private saving: Promise<unknown> = Promise.resolve();
   private lostLease = false;
   private lastFollowChange = Date.now();
   private followPollMs: number;
@@ -196,9 +203,22 @@ class BatchRun {
           });
           if (began) this.o.publish('payout_batch.running', batch);
         }
-        const next = batch.status === 'RUNNING' ? nextChunk(batch) : null;
-        if (next !== null) {
-          await this.sendChunk(next);
+        // Several chunks on their way at once (up to the rate): a slow answer or a busy event loop does not hold the
+        // next chunk back; the pacer alone decides when each call goes.
+        if (batch.status === 'RUNNING') {
+          for (const n of nextChunks(batch, this.sending, this.o.concurrency - this.sending.size)) {
+            this.sending.add(n);
+            const sent = this.sendChunk(n)
+              .catch((err: unknown) => this.o.log.warn('payout batch chunk attempt failed', { batchId: this.id, chunk: n, error: err }))
+              .finally(() => {
+                this.sending.delete(n);
+                this.inFlightSends.delete(sent);
+              });
+            this.inFlightSends.add(sent);
+          }
+        }
+        if (this.inFlightSends.size > 0) {
+          await Promise.race([...this.inFlightSends, this.pause(200)]);
           continue;
         }
         await this.follow(batch);
@@ -207,9 +227,11 @@ class BatchRun {
           if (batch.status === 'RUNNING' || batch.status === 'CANCELLED') return await this.finish();
           if (batch.status === 'PAUSED') return; // waits for a resume or a cancel, which set it to run again
         }
+        if (batch.status === 'RUNNING' && nextChunks(batch, this.sending, 1).length > 0) continue;
         await this.pause(Math.min(200, this.followPollMs));
       }
     } finally {
+      await Promise.allSettled([...this.inFlightSends]);
       clearInterval(renew);
       unlisten();
     }
@@ -223,7 +245,13 @@ class BatchRun {
   }
 
   /** Writes the changed chunk documents, then the batch's counts (derived from the items) and `change`. */
-  private async saveCounts(change?: (batch: BatchDoc) => void): Promise<BatchDoc> {
+  private saveCounts(change?: (batch: BatchDoc) => void): Promise<BatchDoc> {
+    const next = this.saving.then(() => this.saveCountsNow(change));
+    this.saving = next.catch(() => {});
+    return next;
+  }
+
+  private async saveCountsNow(change?: (batch: BatchDoc) => void): Promise<BatchDoc> {
     const batch0 = await readBatch(this.o.docs, this.id);
     for (const n of [...this.dirtyChunks]) {
       const key = chunkKey(this.id, batch0.chunkSet!, n);
@@ -313,13 +341,11 @@ class BatchRun {
   private async execute(request: Array<CreateTransferInput & { extId: string }>): Promise<ChunkResult> {
     // The slot is taken right before the call, so the spacing the pacer grants is the spacing the service sees.
     // (A cancel meanwhile waits for this chunk: it was marked as sending before the cancel.)
-    if (!(await this.takeSlot())) {
-      throw new UpstreamCallError({
-        code: 'UPSTREAM_UNAVAILABLE',
-        message: 'the gateway is stopping; the chunk was not sent',
-        fault: 'refused',
-      });
-    }
+    const notSent = (why: string) =>
+      new UpstreamCallError({ code: 'UPSTREAM_UNAVAILABLE', message: `${why}; the chunk was not sent`, fault: 'refused' });
+    if (!(await this.takeSlot())) throw notSent('the gateway is stopping');
+    // Cancelled while this chunk waited for its slot: it stays unsent (the cancel waits for chunks on their way).
+    if ((await readBatch(this.o.docs, this.id)).status === 'CANCELLED') throw notSent('the batch was cancelled');
     const answer = await this.o.upstream.createBulkTransfer(request);
     const failed = new Set<string>();
     const failures: ChunkResult['failures'] = [];
@@ -515,12 +541,11 @@ class BatchRun {
   }
 }
 
-/** The chunk to work on: one in doubt first (its outcome decides what is left), else the first not sent. */
-function nextChunk(batch: BatchDoc): number | null {
-  const inDoubt = batch.chunks.findIndex((c) => c.state === 'sending');
-  if (inDoubt >= 0) return inDoubt;
-  const waiting = batch.chunks.findIndex((c) => c.state === 'waiting');
-  return waiting >= 0 ? waiting : null;
+/** Chunks to work on, not already on their way here: those in doubt first (their outcome decides what is left), then the first not sent. */
+function nextChunks(batch: BatchDoc, busy: ReadonlySet<number>, room: number): number[] {
+  if (room <= 0) return [];
+  const pick = (state: string) => batch.chunks.flatMap((c, n) => (c.state === state && !busy.has(n) ? [n] : []));
+  return [...pick('sending'), ...pick('waiting')].slice(0, room);
 }
 
 function samePayout(transfer: Transfer, item: CreateTransferInput): boolean {
