@@ -110,9 +110,12 @@ async function main(): Promise<void> {
     };
 
     const t0 = performance.now();
-    const started = await gql('mutation($i: StartPayoutBatchInput!) { startPayoutBatch(input: $i) { __typename } }', {
-      i: { batchId: id },
-    });
+    const started = await gql(
+      'mutation($i: StartPayoutBatchInput!) { startPayoutBatch(input: $i) { __typename ... on PayoutBatchShortfallError { shortfalls { wallet required available } } ... on PaymentError { message } } }',
+      {
+        i: { batchId: id },
+      },
+    );
     if (started.startPayoutBatch!.__typename !== 'StartPayoutBatchPayload') throw new Error(JSON.stringify(started));
     let sentMs: number | null = null;
     let last = await view();

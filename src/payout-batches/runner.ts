@@ -39,7 +39,7 @@ import {
   type ItemFailure,
 } from './model.js';
 import type { Pacer } from './pacing.js';
-import { listIds, readBatch, removeFromList, updateDoc } from './store.js';
+import { addToList, listIds, readBatch, removeFromList, updateDoc } from './store.js';
 
 export interface RunnerOptions {
   docs: DocStore;
@@ -225,7 +225,13 @@ class BatchRun {
         batch = await readBatch(this.o.docs, this.id);
         if (batch.chunks.every((c) => c.state === 'done' || c.state === 'cancelled') && inFlight(batch.counts) === 0) {
           if (batch.status === 'RUNNING' || batch.status === 'CANCELLED') return await this.finish();
-          if (batch.status === 'PAUSED') return; // waits for a resume or a cancel, which set it to run again
+          if (batch.status === 'PAUSED') {
+            // Nothing to do until a resume or a cancel (each puts it back in the list of batches to run). A resume
+            // between the read and the removal would be lost: so it is put back when the batch is no longer paused.
+            await removeFromList(this.o.docs, ACTIVE_KEY, this.id);
+            if ((await readBatch(this.o.docs, this.id)).status !== 'PAUSED') await addToList(this.o.docs, ACTIVE_KEY, this.id);
+            return;
+          }
         }
         if (batch.status === 'RUNNING' && nextChunks(batch, this.sending, 1).length > 0) continue;
         await this.pause(Math.min(200, this.followPollMs));

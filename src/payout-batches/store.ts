@@ -68,7 +68,7 @@ export async function readBatch(docs: DocStore, id: string): Promise<BatchDoc> {
   return found.value;
 }
 
-async function addToList(docs: DocStore, key: string, id: string): Promise<void> {
+export async function addToList(docs: DocStore, key: string, id: string): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await docs.get<{ ids: string[] }>(key);
     const ids = current?.value.ids ?? [];
