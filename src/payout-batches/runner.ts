@@ -345,13 +345,12 @@ class BatchRun {
   }
 
   private async execute(request: Array<CreateTransferInput & { extId: string }>): Promise<ChunkResult> {
-    // The slot is taken right before the call, so the spacing the pacer grants is the spacing the service sees.
-    // (A cancel meanwhile waits for this chunk: it was marked as sending before the cancel.)
     const notSent = (why: string) =>
       new UpstreamCallError({ code: 'UPSTREAM_UNAVAILABLE', message: `${why}; the chunk was not sent`, fault: 'refused' });
-    if (!(await this.takeSlot())) throw notSent('the gateway is stopping');
-    // Cancelled while this chunk waited for its slot: it stays unsent (the cancel waits for chunks on their way).
+    // Cancelled since this chunk was marked: it stays unsent (a cancel waits for the chunks on their way).
     if ((await readBatch(this.o.docs, this.id)).status === 'CANCELLED') throw notSent('the batch was cancelled');
+    // Nothing between the slot and the call: the spacing the pacer grants is the spacing the service sees.
+    if (!(await this.takeSlot())) throw notSent('the gateway is stopping');
     const answer = await this.o.upstream.createBulkTransfer(request);
     const failed = new Set<string>();
     const failures: ChunkResult['failures'] = [];

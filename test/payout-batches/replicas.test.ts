@@ -28,7 +28,7 @@ beforeAll(async () => {
     REDIS_URL,
     PAYOUT_BATCH_FOLLOW_POLL_MS: '500',
     // Wider than the default 100 ms: this machine is shared, and the sandbox runs in the test's own busy process.
-    PAYOUT_BATCH_PACING_MARGIN_MS: '200',
+    PAYOUT_BATCH_PACING_MARGIN_MS: '300',
   };
   a = await startStack({ sharedSandbox: sandbox, apiKey, webhookSecret, redisNamespace: namespace, env, sandboxWebhooks: true });
   b = await startStack({ sharedSandbox: sandbox, apiKey, webhookSecret, redisNamespace: namespace, env });

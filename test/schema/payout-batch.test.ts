@@ -180,18 +180,14 @@ describe('a wallet short of funds', () => {
 });
 
 describe('cancel', () => {
-  it('halfway: no chunk is sent after the cancel is acknowledged; sent items are followed to their end', async () => {
+  it('halfway: no chunk is sent after the cancel is acknowledged; sent items are followed to their end', { timeout: 90_000 }, async () => {
     const id = await createBatch('cancel');
-    await addPage(
-      id,
-      1,
-      range(0, 500).map((i) => item(i, 100)),
-    );
-    await addPage(
-      id,
-      2,
-      range(500, 1000).map((i) => item(i, 100)),
-    );
+    for (const page of [1, 2, 3, 4])
+      await addPage(
+        id,
+        page,
+        range((page - 1) * 500, page * 500).map((i) => item(i, 100)),
+      );
     const bulk = () => stack.sandbox.requests.count({ method: 'POST', path: '/v1/payment/transfers/bulk' });
     const before = bulk();
     await stack.gql(StartBatch, { input: { batchId: id } });
@@ -200,11 +196,12 @@ describe('cancel', () => {
     const sentAtAck = bulk() - before;
     if (cancelled.__typename !== 'CancelPayoutBatchPayload') throw new Error(cancelled.__typename);
     expect(cancelled.batch.status).toBe('CANCELLED');
-    expect(sentAtAck).toBeLessThan(10);
+    // Chunks already marked as sending when the cancel came (at most the rate's worth) still go; the rest never.
+    expect(sentAtAck).toBeLessThan(20);
     await waitFor(async () => (await view(id)).settled, 'the cancelled batch to settle', 30_000, 50);
     const done = await view(id);
     expect(bulk() - before).toBe(sentAtAck);
-    expect(done).toMatchObject({ status: 'CANCELLED', sent: { items: sentAtAck * 100 }, notSent: { items: 1000 - sentAtAck * 100 } });
+    expect(done).toMatchObject({ status: 'CANCELLED', sent: { items: sentAtAck * 100 }, notSent: { items: 2000 - sentAtAck * 100 } });
     expect(done.succeeded.items + done.failed.items).toBe(sentAtAck * 100);
     const again = (await stack.gql(CancelBatch, { input: { batchId: id } })).data!.cancelPayoutBatch;
     expect(again.__typename).toBe('CancelPayoutBatchPayload');
@@ -268,43 +265,47 @@ describe('four eyes (PAYOUT_BATCH_APPROVAL=required)', () => {
 });
 
 describe('following a batch', () => {
-  it('payoutBatchUpdated: the batch now, counts that only grow, the final status once, then complete; payout_batch.* in paymentEvents', async () => {
-    const id = await createBatch('followed');
-    await addPage(
-      id,
-      1,
-      range(0, 400).map((i) => item(i)),
-    );
-    const batchId = (await view(id)).batchId;
-    const client = staffClient(stack);
-    const events = subscribe(client, BatchEvents, { kinds: ['payout_batch.running', 'payout_batch.completed'] });
-    const updates = subscribe(client, BatchUpdated, { id });
-    expect((await updates.next(10_000, 'the batch now')).payoutBatchUpdated).toMatchObject({ status: 'DRAFT', sent: { items: 0 } });
-    await stack.gql(StartBatch, { input: { batchId: id } });
-    expect(await updates.ended).toEqual({ kind: 'complete' });
+  it(
+    'payoutBatchUpdated: the batch now, counts that only grow, the final status once, then complete; payout_batch.* in paymentEvents',
+    { timeout: 90_000 },
+    async () => {
+      const id = await createBatch('followed');
+      await addPage(
+        id,
+        1,
+        range(0, 400).map((i) => item(i)),
+      );
+      const batchId = (await view(id)).batchId;
+      const client = staffClient(stack);
+      const events = subscribe(client, BatchEvents, { kinds: ['payout_batch.running', 'payout_batch.completed'] });
+      const updates = subscribe(client, BatchUpdated, { id });
+      expect((await updates.next(30_000, 'the batch now')).payoutBatchUpdated).toMatchObject({ status: 'DRAFT', sent: { items: 0 } });
+      await stack.gql(StartBatch, { input: { batchId: id } });
+      expect(await updates.ended).toEqual({ kind: 'complete' });
 
-    const seen = updates.results.map((r) => r.data!.payoutBatchUpdated);
-    const finals = seen.filter((b) => b.status === 'COMPLETED_WITH_FAILURES');
-    expect(finals).toHaveLength(1);
-    expect(seen.at(-1)).toMatchObject({
-      status: 'COMPLETED_WITH_FAILURES',
-      settled: true,
-      sent: { items: 400 },
-      succeeded: { items: 360 },
-      failed: { items: 40 },
-    });
-    expect(seen.length).toBeGreaterThan(2);
-    for (let k = 1; k < seen.length; k++) {
-      for (const tally of ['sent', 'succeeded', 'failed', 'notSent'] as const) {
-        expect(seen[k]![tally].items).toBeGreaterThanOrEqual(seen[k - 1]![tally].items);
+      const seen = updates.results.map((r) => r.data!.payoutBatchUpdated);
+      const finals = seen.filter((b) => b.status === 'COMPLETED_WITH_FAILURES');
+      expect(finals).toHaveLength(1);
+      expect(seen.at(-1)).toMatchObject({
+        status: 'COMPLETED_WITH_FAILURES',
+        settled: true,
+        sent: { items: 400 },
+        succeeded: { items: 360 },
+        failed: { items: 40 },
+      });
+      expect(seen.length).toBeGreaterThan(2);
+      for (let k = 1; k < seen.length; k++) {
+        for (const tally of ['sent', 'succeeded', 'failed', 'notSent'] as const) {
+          expect(seen[k]![tally].items).toBeGreaterThanOrEqual(seen[k - 1]![tally].items);
+        }
       }
-    }
-    const running = await events.next(10_000, 'payout_batch.running');
-    const completed = await events.next(10_000, 'payout_batch.completed');
-    expect(running.paymentEvents).toMatchObject({ kind: 'payout_batch.running', reference: batchId });
-    expect(completed.paymentEvents).toMatchObject({ kind: 'payout_batch.completed', reference: batchId });
-    events.unsubscribe();
-  });
+      const running = await events.next(30_000, 'payout_batch.running');
+      const completed = await events.next(30_000, 'payout_batch.completed');
+      expect(running.paymentEvents).toMatchObject({ kind: 'payout_batch.running', reference: batchId });
+      expect(completed.paymentEvents).toMatchObject({ kind: 'payout_batch.completed', reference: batchId });
+      events.unsubscribe();
+    },
+  );
 
   it('an unknown batch is NOT_FOUND, in English and French', async () => {
     const updates = subscribe(staffClient(stack), BatchUpdated, { id: 'pb_000000000000000000000000' });
