@@ -100,7 +100,15 @@ export function startRunner(options: RunnerOptions): Runner {
     try {
       for (const id of await listIds(docs, 'active')) {
         if (stopped || running.has(id)) continue;
-        if (!(await docs.acquireLease(`batch:${id}`, holder, options.leaseMs))) continue;
+        // Reserved before the lease is asked for: a tick that overlaps this one (wake()) must not start a second run.
+        running.set(id, Promise.resolve());
+        let held = false;
+        try {
+          held = await docs.acquireLease(`batch:${id}`, holder, options.leaseMs);
+        } finally {
+          if (!held) running.delete(id);
+        }
+        if (!held) continue;
         // Which replica runs which batch (after a crash: which one took it over).
         log.info('payout batch taken', { batchId: id, runner: holder });
         const run = new BatchRun(id, options, holder, () => stopped, pause)
