@@ -38,10 +38,15 @@ import {
 const MAX_ATTEMPTS = 50;
 
 /** Read, change, write back if nobody wrote in between; again otherwise. `change` returns what to answer. */
-export async function updateDoc<T, R>(docs: DocStore, key: string, change: (doc: T, version: number) => R | Promise<R>): Promise<R> {
+export async function updateDoc<T, R>(
+  docs: DocStore,
+  key: string,
+  change: (doc: T, version: number) => R | Promise<R>,
+  missing: () => Error = () => new Error(`document ${key} is missing`),
+): Promise<R> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await docs.get<T>(key);
-    if (!current) throw new Error(`document ${key} is missing`);
+    if (!current) throw missing();
     const result = await change(current.value, current.version);
     if (await docs.put(key, current.value, current.version)) return result;
   }
@@ -55,7 +60,12 @@ class Answer<R> {
 
 async function updateBatch<R>(docs: DocStore, id: string, change: (batch: BatchDoc) => R): Promise<R> {
   try {
-    return await updateDoc<BatchDoc, R>(docs, batchKey(id), (batch) => change(batch));
+    return await updateDoc<BatchDoc, R>(
+      docs,
+      batchKey(id),
+      (batch) => change(batch),
+      () => new PayoutBatchNotFoundError(id),
+    );
   } catch (err) {
     if (err instanceof Answer) return err.value as R;
     throw err;
