@@ -37,6 +37,11 @@ const layering = [
     ['./events', './live', './upstream', './redis', './logger.ts'],
     'reconcile/ may import events, live, upstream, redis, logger.',
   ),
+  layer(
+    './src/payout-batches',
+    ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts'],
+    'payout-batches/ may import idempotency, events, upstream, errors, redis, logger.',
+  ),
   layer('./src/auth', ['./config.ts', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.
   layer(

@@ -118,6 +118,16 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** The header the trusted proxies write: x-forwarded-for (with X-Forwarded-Proto) or forwarded (RFC 7239). */
   TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
+  /** Payout batches (src/payout-batches/): see the README, "Paying many people at once". */
+  PAYOUT_BATCH_MAX_ITEMS: positiveInt.max(1_000_000).default(10_000),
+  PAYOUT_BATCH_APPROVAL: z.enum(['none', 'required']).default('none'),
+  PAYOUT_BATCH_CALLS_PER_SECOND: positiveInt.max(1_000).default(5),
+  PAYOUT_BATCH_PACING_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  PAYOUT_BATCH_LEASE_MS: positiveInt.min(500).default(10_000),
+  PAYOUT_BATCH_SETTLE_MS: z.coerce.number().int().min(0).default(60_000),
+  PAYOUT_BATCH_FOLLOW_POLL_MS: positiveInt.default(5_000),
+  /** The transfer fee rate in basis points (100 = 1%) batch totals and balance checks assume; the spec does not show it. */
+  PAYOUT_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Comma-separated origins allowed by CORS and on the WebSocket upgrade; `http://host:*` allows any port. */
   CORS_ORIGINS: z.string().optional(),
   /** Default: on in sandbox mode, off in live mode. */
@@ -197,6 +207,19 @@ export interface Config {
   observability: ObservabilityConfig;
   /** TRUST_PROXY and TRUST_PROXY_HEADER (src/client-address.ts); null: trust no proxy. */
   trustProxy: TrustProxySetting;
+  payoutBatches: PayoutBatchConfig;
+}
+
+/** Payout batches (src/payout-batches/). */
+export interface PayoutBatchConfig {
+  maxItems: number;
+  approvalRequired: boolean;
+  feeBps: number;
+  callsPerSecond: number;
+  pacingMarginMs: number;
+  leaseMs: number;
+  settleWindowMs: number;
+  followPollMs: number;
 }
 
 export interface RedisConfig {
@@ -344,6 +367,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       audience: e.AUTH_AUDIENCE ?? null,
       clientTokenTtlSeconds: e.CLIENT_TOKEN_TTL,
       clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? null,
+    },
+    payoutBatches: {
+      maxItems: e.PAYOUT_BATCH_MAX_ITEMS,
+      approvalRequired: e.PAYOUT_BATCH_APPROVAL === 'required',
+      feeBps: e.PAYOUT_FEE_BPS,
+      callsPerSecond: e.PAYOUT_BATCH_CALLS_PER_SECOND,
+      pacingMarginMs: e.PAYOUT_BATCH_PACING_MARGIN_MS,
+      leaseMs: e.PAYOUT_BATCH_LEASE_MS,
+      settleWindowMs: e.PAYOUT_BATCH_SETTLE_MS,
+      followPollMs: e.PAYOUT_BATCH_FOLLOW_POLL_MS,
     },
     observability: {
       metricsToken: e.METRICS_TOKEN ?? null,

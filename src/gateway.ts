@@ -13,6 +13,7 @@ import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js'
 import { createHealthProbe } from './health.js';
 import { startReadinessProbe, type ReadinessProbe } from './readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
+import { createPayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
 import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
@@ -162,6 +163,14 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     });
     cleanup.push(() => reconciler.stop());
 
+    // Runs the batches set to run (any replica may take one over); stopped before the bus and Redis close.
+    // A connection pool of its own: batch calls never queue behind the fetches every webhook triggers (a batch of
+    // 10,000 brings 10,000 webhooks).
+    const batchUpstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey }, { observe: observability.observeUpstreamCall });
+    cleanup.push(() => batchUpstream.close());
+    const payoutBatches = createPayoutBatches({ settings: config.payoutBatches, redis, upstream: batchUpstream, idempotency, bus, log });
+    cleanup.push(() => payoutBatches.close());
+
     if (!webhookSecret) log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
     const webhook = webhookSecret
       ? {
@@ -205,6 +214,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
         tokens,
         pageSize: config.upstream.pageSize,
         resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
+        payoutBatches,
         limitServices: options.withoutLimits
           ? undefined
           : {

@@ -59,6 +59,26 @@ export const FLOWS: ReadonlyArray<{ file: string; variables?: Record<string, unk
     },
   },
   {
+    file: 'payout-batch.graphql',
+    variables: {
+      create: { idempotencyKey: 'commissions-2026-11', label: 'Agent commissions, November' },
+      add: {
+        batchId: 'pb_… (from CreatePayoutBatch)',
+        page: 1,
+        items: [
+          { amount: 1500, recipientPhone: '76000000', reference: 'agent-17' },
+          { amount: 2500, recipientPhone: '68000000', reference: 'agent-18' },
+          { amount: 1000, recipientPhone: '70000009', reference: 'ends-failed' },
+        ],
+      },
+      id: 'pb_… (from CreatePayoutBatch)',
+      itemFilter: null,
+      start: { batchId: 'pb_… (from CreatePayoutBatch)', sendWhatFits: false },
+      approve: { batchId: 'pb_… (from CreatePayoutBatch)' },
+      cancel: { batchId: 'pb_… (from CreatePayoutBatch)' },
+    },
+  },
+  {
     file: 'settlement.graphql',
     variables: { input: { amount: 1000, idempotencyKey: 'settle-3001' }, reference: 'the settlement reference (from CreateSettlement)' },
   },

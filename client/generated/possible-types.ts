@@ -6,6 +6,32 @@
       }
       const result: PossibleTypesResultData = {
   "possibleTypes": {
+    "AddPayoutBatchItemsResult": [
+      "AddPayoutBatchItemsPayload",
+      "IdempotencyConflictError",
+      "PayoutBatchFullError",
+      "PayoutBatchNotFoundError",
+      "PayoutBatchStateError",
+      "RateLimitedError",
+      "ValidationError"
+    ],
+    "ApprovePayoutBatchResult": [
+      "ApprovePayoutBatchPayload",
+      "PayoutBatchNotFoundError",
+      "PayoutBatchShortfallError",
+      "PayoutBatchStateError",
+      "RateLimitedError",
+      "SelfApprovalError",
+      "ServiceUnavailableError",
+      "UpstreamError"
+    ],
+    "CancelPayoutBatchResult": [
+      "CancelPayoutBatchPayload",
+      "PayoutBatchNotFoundError",
+      "PayoutBatchStateError",
+      "RateLimitedError",
+      "ServiceUnavailableError"
+    ],
     "CancelSettlementResult": [
       "NotFoundError",
       "RateLimitedError",
@@ -33,6 +59,12 @@
       "UnauthorizedChargeProviderError",
       "UnsupportedProviderError",
       "UpstreamError",
+      "ValidationError"
+    ],
+    "CreatePayoutBatchResult": [
+      "CreatePayoutBatchPayload",
+      "IdempotencyConflictError",
+      "RateLimitedError",
       "ValidationError"
     ],
     "CreateSettlementResult": [
@@ -66,6 +98,7 @@
     "Node": [
       "Charge",
       "Checkout",
+      "PayoutBatch",
       "Settlement",
       "Transfer"
     ],
@@ -79,13 +112,28 @@
       "OtpInvalidError",
       "OtpStillValidError",
       "PaymentAccountMissingError",
+      "PayoutBatchFullError",
+      "PayoutBatchNotFoundError",
+      "PayoutBatchShortfallError",
+      "PayoutBatchStateError",
       "RateLimitedError",
+      "SelfApprovalError",
       "ServiceUnavailableError",
       "SettlementNotCancellableError",
+      "TransferFailedError",
       "UnauthorizedChargeProviderError",
       "UnsupportedProviderError",
       "UpstreamError",
       "ValidationError"
+    ],
+    "StartPayoutBatchResult": [
+      "PayoutBatchNotFoundError",
+      "PayoutBatchShortfallError",
+      "PayoutBatchStateError",
+      "RateLimitedError",
+      "ServiceUnavailableError",
+      "StartPayoutBatchPayload",
+      "UpstreamError"
     ],
     "SubmitChargeOtpResult": [
       "InsufficientFundsError",

@@ -1,7 +1,14 @@
 // The scopes a staff token may carry (its space-separated `scope` claim) and
 // the root fields each one opens. The schema's auth rules and the tests that
 // walk the schema read this table, so it is the one place that decides.
-export const SCOPES = ['payments:read', 'payments:collect', 'payouts:write', 'settlements:write', 'events:read'] as const;
+export const SCOPES = [
+  'payments:read',
+  'payments:collect',
+  'payouts:write',
+  'payouts:approve',
+  'settlements:write',
+  'events:read',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export type RootType = 'Query' | 'Mutation' | 'Subscription';
@@ -20,7 +27,20 @@ export const SCOPE_TABLE: readonly ScopeGrant[] = [
   // Every query but those another scope names (the event history belongs to events:read).
   { scope: 'payments:read', everyFieldOf: ['Query'] },
   { scope: 'payments:collect', fields: { Mutation: ['initializeCheckout', 'createCharge', 'submitChargeOtp'] } },
-  { scope: 'payouts:write', fields: { Mutation: ['createTransfer', 'createBulkTransfer'] } },
+  {
+    scope: 'payouts:write',
+    fields: {
+      Mutation: [
+        'createTransfer',
+        'createBulkTransfer',
+        'createPayoutBatch',
+        'addPayoutBatchItems',
+        'startPayoutBatch',
+        'cancelPayoutBatch',
+      ],
+    },
+  },
+  { scope: 'payouts:approve', fields: { Mutation: ['approvePayoutBatch'] } },
   { scope: 'settlements:write', fields: { Mutation: ['createSettlement', 'cancelSettlement'] } },
   {
     scope: 'events:read',

@@ -1,5 +1,8 @@
 import { WALLETS, type Wallet } from './contract.js';
+import { MAX_AMOUNT } from './fees.js';
+import { invalidData } from './http.js';
 import type { Account } from './store.js';
+import { ErrorCollector, dictExpected, isPlainObject, parseAmount } from './validation.js';
 
 /**
  * Wire key of each wallet. The spec lists opa/opb/opd only; Benin wallets take
@@ -25,4 +28,27 @@ export function balanceView(account: Account) {
     collection_balances: { available: account.collection.available, pending: account.collection.pending, currency: 'XOF' },
     transfer_balances: transfer,
   };
+}
+
+/** Largest Transfer Balance a test top-up may leave in one wallet (keeps sums far inside safe integers). */
+export const MAX_TEST_WALLET_BALANCE = 1_000_000 * MAX_AMOUNT;
+
+/**
+ * Test mode's way to fund a wallet (as payment APIs' test modes offer top-ups): credits
+ * `amount` to the wallet's available Transfer Balance at once. Not part of the service's spec.
+ */
+export function topUpWallet(account: Account, rawWallet: string, raw: unknown) {
+  if (!(WALLETS as readonly string[]).includes(rawWallet)) {
+    throw invalidData({ wallet: [`"${rawWallet}" is not a valid choice.`] });
+  }
+  if (!isPlainObject(raw)) throw invalidData(dictExpected(raw));
+  const errors = new ErrorCollector();
+  const amount = errors.take('amount', parseAmount(raw.amount, 1));
+  const wallet = account.wallets[rawWallet as Wallet];
+  if (amount !== undefined && wallet.available + amount > MAX_TEST_WALLET_BALANCE) {
+    errors.add('amount', `Ensure the wallet's balance stays at or below ${MAX_TEST_WALLET_BALANCE}.`);
+  }
+  if (!errors.empty) throw invalidData(errors.errors);
+  wallet.available += amount!;
+  return balanceView(account);
 }

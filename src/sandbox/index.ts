@@ -1,6 +1,7 @@
 // Public API of the embedded sandbox of the payment service (test mode).
 // See README.md in this folder for the behaviour and the documented choices.
 import type { AddressInfo } from 'node:net';
+import { topUpWallet } from './balance.js';
 import { Scheduler, realClock, type Clock } from './clock.js';
 import { DEFAULT_DELAYS, type SandboxContext, type SandboxDelays } from './context.js';
 import { WALLETS, type Wallet } from './contract.js';
@@ -78,6 +79,11 @@ export interface Sandbox {
    * Integers >= 0; fields left out keep their value. Throws for a key the API would refuse.
    */
   setBalance(apiKey: string, patch: BalancePatch): void;
+  /**
+   * Test mode's top-up (the same as `POST /_sandbox/wallets/:wallet/top-up`): credits `amount` XOF to the
+   * wallet's available Transfer Balance of the key's account (created if new).
+   */
+  topUp(apiKey: string, wallet: Wallet, amount: number): void;
   /** Stops the server, every timer and pending webhook retry; leaves no handle open. Idempotent. */
   close(): Promise<void>;
 }
@@ -151,6 +157,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!(WALLETS as readonly string[]).includes(wallet)) throw new TypeError(`unknown wallet ${wallet}`);
         applyBucket(account.wallets[wallet as Wallet], bucket, wallet);
       }
+    },
+    topUp(apiKey, wallet, amount) {
+      if (!isTestKey(apiKey)) throw new TypeError('topUp needs a test key (sk_test_...)');
+      topUpWallet(accounts.authenticate(apiKey)!, wallet, { amount });
     },
     close() {
       closing ??= (async () => {

@@ -1,7 +1,7 @@
 // HTTP front: request log, faults, routing, authentication, body parsing, and
 // the mapping of every outcome onto the service's envelope.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { balanceView } from './balance.js';
+import { balanceView, topUpWallet } from './balance.js';
 import {
   chargeCreatedView,
   chargeSubmitView,
@@ -192,6 +192,14 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: '/checkout/:ref/otp', kind: 'page', handle: (ctx, i) => submitOtpFromPage(ctx, param(i), i.body, i.ip) },
   { method: 'POST', pattern: '/checkout/:ref/cancel', kind: 'page', handle: (ctx, i) => cancelFromPage(ctx, param(i)) },
   { method: 'GET', pattern: '/checkout/:ref/status', kind: 'page', handle: (ctx, i) => checkoutPageStatus(ctx, param(i)) },
+  // Test mode only: fund a wallet of the key's account (not in the service's spec).
+  {
+    method: 'POST',
+    pattern: '/_sandbox/wallets/:wallet/top-up',
+    kind: 'api',
+    body: true,
+    handle: (_ctx, acc, i) => ok(200, 'Wallet funded', topUpWallet(acc, param(i), i.body)),
+  },
   // Fault control for integrators (no key: test mode only)
   {
     method: 'GET',

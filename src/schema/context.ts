@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { LiveUpdates } from '../live/index.js';
+import type { PayoutBatches } from '../payout-batches/index.js';
 import { operationLimits, type LimitsServices, type OperationLimits } from '../limits/index.js';
 import { createLoaders, type ResourceLoaders } from './loaders.js';
 
@@ -22,6 +23,8 @@ export interface GatewayServices {
   pageSize: number;
   /** Told of each resource a mutation created (the gateway watches it until final: live reconciliation). */
   resourceCreated?: (kind: ResourceKind, reference: string) => void;
+  /** Payout batches (src/payout-batches/); absent: the batch fields answer SERVICE_UNAVAILABLE. */
+  payoutBatches?: PayoutBatches;
   /** Upstream budget per operation and rate limits (src/limits/); absent: none. */
   limitServices?: LimitsServices;
 }

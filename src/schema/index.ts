@@ -11,6 +11,7 @@ import './transfer.js';
 import './balance.js';
 import './settlement.js';
 import './events.js';
+import './payout-batch.js';
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({ description: 'How many items the whole list holds (across all pages).', resolve: (connection) => connection.totalCount }),

@@ -37,6 +37,14 @@ import {
   fieldMessageFr,
   toPaymentError,
 } from '../../src/errors/payment-errors.js';
+import {
+  PayoutBatchFullError,
+  PayoutBatchNotFoundError,
+  PayoutBatchShortfallError,
+  PayoutBatchStateError,
+  SelfApprovalError,
+  TransferFailedError,
+} from '../../src/errors/payout-batch-errors.js';
 import { TOP_LEVEL_ERRORS, isTopLevelCode, topLevelError, topLevelText, upstreamFailureText } from '../../src/errors/top-level.js';
 import { schema } from '../../src/schema/index.js';
 import { Checks } from '../../src/schema/validation.js';
@@ -144,6 +152,14 @@ function everyPaymentError(): PaymentError[] {
     new PaymentAccountMissingError(),
     ...(['different_input', 'in_progress', 'outcome_unknown'] as const).map((r) => new IdempotencyConflictError(r)),
     new ServiceUnavailableError(),
+    new PayoutBatchNotFoundError('pb_x'),
+    ...(['not_draft', 'empty', 'final', 'not_awaiting_approval', 'page_incomplete'] as const).flatMap((reason) =>
+      ['DRAFT', 'RUNNING', 'COMPLETED_WITH_FAILURES', 'CANCELLED'].map((status) => new PayoutBatchStateError(status, reason)),
+    ),
+    new PayoutBatchFullError(10_000, 10_500),
+    new PayoutBatchShortfallError(WALLETS.map((wallet) => ({ wallet, required: 10_100, available: 5_000, shortfall: 5_100 }))),
+    new SelfApprovalError(),
+    new TransferFailedError(),
     ...fromUpstream,
     // The service's own words for a code we do not know.
     toPaymentError(new UpstreamCallError({ code: 'UNKNOWN_ERROR', message: 'Weird thing in opa_bf', upstreamCode: 'WEIRD' }), [

@@ -20,6 +20,10 @@ describe('oneMoneyMutationRule', () => {
         'createTransfer',
         'initializeCheckout',
         'submitChargeOtp',
+        // Payout batches: they decide what is paid (audited, one per operation).
+        'startPayoutBatch',
+        'approvePayoutBatch',
+        'cancelPayoutBatch',
       ].sort(),
     );
   });

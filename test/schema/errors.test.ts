@@ -13,6 +13,8 @@ import { closedPort } from '../helpers/http.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { as, uniqueKey } from './support.js';
+import { waitFor } from '../helpers/wait.js';
+import { AddItems, ApproveBatch, BatchItems, BatchView, CreateBatch, StartBatch } from '../payout-batches/documents.js';
 
 const Transfer = graphql(`
   mutation ErrorsTestTransfer($input: CreateTransferInput!) {
@@ -297,7 +299,11 @@ describe('typed errors', () => {
   };
 
   it('every PaymentError type says what went wrong in English and, differently, in French', async () => {
-    const s = await startStack({ sharedSandbox: stack.sandbox });
+    // Payout batches: at most 3 items, approval required (so the batch errors can all be reached).
+    const s = await startStack({
+      sharedSandbox: stack.sandbox,
+      env: { PAYOUT_BATCH_MAX_ITEMS: '3', PAYOUT_BATCH_APPROVAL: 'required', PAYOUT_BATCH_FOLLOW_POLL_MS: '100' },
+    });
     const nopayout = await startStack({ sharedSandbox: stack.sandbox, apiKey: `sk_test_nopayout_${randomBytes(8).toString('hex')}` });
     try {
       const charge = async (input: Omit<CreateChargeInput, 'idempotencyKey'> & { idempotencyKey?: string }) =>
@@ -354,6 +360,32 @@ describe('typed errors', () => {
       record((await s.gql(AnyCancel, { reference: settlement.settlement.reference })).data!.cancelSettlement); // SettlementNotCancellableError
       record((await s.gql(AnyCancel, { reference: '00000000-0000-4000-8000-000000000000' })).data!.cancelSettlement); // NotFoundError
       record((await nopayout.gql(AnySettlement, { input: once({ amount: 1_000 }) })).data!.createSettlement); // PaymentAccountMissingError
+
+      // Payout batches (the OPA_BF wallet holds 10 XOF by now).
+      const newBatch = async () =>
+        as(
+          (await s.gql(CreateBatch, { input: { idempotencyKey: uniqueKey('batch'), label: 'errors' } })).data!.createPayoutBatch,
+          'CreatePayoutBatchPayload',
+        ).batch.id;
+      const opa = { amount: 1000, recipientPhone: '76123456', recipientWallet: 'OPA_BF' as const };
+      const add = async (batchId: string, page: number, n: number, payout = opa) =>
+        (await s.gql(AddItems, { input: { batchId, page, items: Array.from({ length: n }, () => payout) } })).data!.addPayoutBatchItems;
+      record(await add('pb_000000000000000000000000', 1, 1)); // PayoutBatchNotFoundError
+      const short = await newBatch();
+      await add(short, 1, 3);
+      record(await add(short, 2, 1)); // PayoutBatchFullError
+      record((await s.gql(StartBatch, { input: { batchId: short } })).data!.startPayoutBatch); // PayoutBatchShortfallError
+      await s.gql(StartBatch, { input: { batchId: short, sendWhatFits: true } });
+      record(await add(short, 3, 1)); // PayoutBatchStateError
+      record((await s.gql(ApproveBatch, { input: { batchId: short } })).data!.approvePayoutBatch); // SelfApprovalError
+      const failing = await newBatch();
+      await add(failing, 1, 1, { amount: 1000, recipientPhone: '70000009', recipientWallet: 'OPB_BF' as never });
+      await s.gql(StartBatch, { input: { batchId: failing } });
+      const approver = { authorization: `Bearer ${await s.mintToken(['payouts:approve'], 'approver')}` };
+      as((await s.gql(ApproveBatch, { input: { batchId: failing } }, approver)).data!.approvePayoutBatch, 'ApprovePayoutBatchPayload');
+      await waitFor(async () => (await s.gql(BatchView, { id: failing })).data!.payoutBatch!.settled, 'the batch to settle', 30_000, 50);
+      const failed = (await s.gql(BatchItems, { id: failing, filter: { status: 'FAILED' }, first: 1 })).data!.payoutBatch!.items.edges;
+      record(failed[0]!.node.failure!); // TransferFailedError
 
       // ServiceUnavailableError: the idempotency guard (a Redis of this test's own) is down.
       const redis = await startRedisServer();

@@ -1,0 +1,114 @@
+// Where payout batches live: small JSON documents, each with a version, written
+// by compare-and-set (two replicas, or a mutation and the runner, never
+// overwrite each other's change unseen), plus the leases that let one replica
+// at a time run a batch. In Redis (shared by every replica, kept across
+// restarts, on the fail-fast commands connection like idempotency keys: a
+// failure is a ServiceUnavailableError, never a guess) or in memory (one
+// process; lost on restart).
+//
+// Redis layout, under the gateway's namespace: `payout-batches:<key>` hashes
+// {v: version, d: JSON}, each expiring `ttlMs` after its last write;
+// `payout-batches:lease:<name>` strings (PX).
+import { orUnavailable } from '../idempotency/unavailable.js';
+import type { GatewayRedis } from '../redis/index.js';
+
+export interface Versioned<T> {
+  value: T;
+  version: number;
+}
+
+export interface DocStore {
+  get<T>(key: string): Promise<Versioned<T> | null>;
+  getMany<T>(keys: string[]): Promise<Array<Versioned<T> | null>>;
+  /** Writes when the stored version is `expected` (0: the document must not exist); false otherwise. */
+  put<T>(key: string, value: T, expected: number): Promise<boolean>;
+  /** Takes or renews a lease for `holder`; false when another holds it. */
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  releaseLease(name: string, holder: string): Promise<void>;
+}
+
+/** Batches and their items are kept this long after their last change. */
+export const PAYOUT_BATCH_RETENTION_MS = 30 * 24 * 3_600_000;
+
+export function memoryDocStore(): DocStore {
+  const docs = new Map<string, { json: string; version: number }>();
+  const leases = new Map<string, { holder: string; until: number }>();
+  const read = <T>(key: string): Versioned<T> | null => {
+    const doc = docs.get(key);
+    // A copy: callers change what they read before writing it back.
+    return doc ? { value: JSON.parse(doc.json) as T, version: doc.version } : null;
+  };
+  return {
+    async get(key) {
+      return read(key);
+    },
+    async getMany(keys) {
+      return keys.map((key) => read(key));
+    },
+    async put(key, value, expected) {
+      if ((docs.get(key)?.version ?? 0) !== expected) return false;
+      docs.set(key, { json: JSON.stringify(value), version: expected + 1 });
+      return true;
+    },
+    async acquireLease(name, holder, ttlMs) {
+      const lease = leases.get(name);
+      if (lease && lease.holder !== holder && lease.until > Date.now()) return false;
+      leases.set(name, { holder, until: Date.now() + ttlMs });
+      return true;
+    },
+    async releaseLease(name, holder) {
+      if (leases.get(name)?.holder === holder) leases.delete(name);
+    },
+  };
+}
+
+const PUT = `
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'v', v + 1, 'd', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+// Renew when ours, take when free: atomic, so two replicas never both hold it.
+const ACQUIRE = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if current then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, ttlMs = PAYOUT_BATCH_RETENTION_MS): DocStore {
+  const client = redis.commands;
+  const k = (key: string) => redis.key('payout-batches', key);
+  const parse = <T>(fields: [string | null, string | null]): Versioned<T> | null =>
+    fields[0] !== null && fields[1] !== null ? { value: JSON.parse(fields[1]) as T, version: Number(fields[0]) } : null;
+  return {
+    async get(key) {
+      return parse((await orUnavailable(() => client.hmget(k(key), 'v', 'd'))) as [string | null, string | null]);
+    },
+    async getMany(keys) {
+      if (keys.length === 0) return [];
+      const pipeline = client.pipeline();
+      for (const key of keys) pipeline.hmget(k(key), 'v', 'd');
+      const results = (await orUnavailable(() => pipeline.exec())) ?? [];
+      return results.map(([err, fields]) => {
+        if (err) throw err;
+        return parse(fields as [string | null, string | null]);
+      });
+    },
+    async put(key, value, expected) {
+      const done = await orUnavailable(() => client.eval(PUT, 1, k(key), String(expected), JSON.stringify(value), String(ttlMs)));
+      return done === 1;
+    },
+    async acquireLease(name, holder, leaseMs) {
+      return (await orUnavailable(() => client.eval(ACQUIRE, 1, k(`lease:${name}`), holder, String(leaseMs)))) === 1;
+    },
+    async releaseLease(name, holder) {
+      await orUnavailable(() => client.eval(RELEASE, 1, k(`lease:${name}`), holder));
+    },
+  };
+}

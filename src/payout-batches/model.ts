@@ -1,0 +1,185 @@
+// What a payout batch is, as stored: the batch document (status, pages,
+// totals, chunk progress and counts; small, rewritten by compare-and-set) and
+// the item documents (one per chunk of at most 100 items, with each item's
+// outcome). Plain data only: everything here is kept as JSON.
+import { createHash } from 'node:crypto';
+import type { ErrorCode } from '../upstream/errors.js';
+import type { Wallet } from '../upstream/types.js';
+
+export const BATCH_STATUSES = ['DRAFT', 'QUEUED', 'RUNNING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export const ITEM_STATUSES = ['PENDING', 'QUEUED', 'SUCCEEDED', 'FAILED', 'NOT_SENT'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+/** The service takes at most this many transfers per bulk call. */
+export const CHUNK_SIZE = 100;
+/** Most items one addPayoutBatchItems call may carry. */
+export const PAGE_MAX_ITEMS = 500;
+
+export interface ItemInput {
+  amount: number;
+  recipientPhone: string;
+  recipientWallet: Wallet;
+  /** The caller's own reference for this item (kept, shown; not sent). */
+  reference: string | null;
+}
+
+/** Why an item was not paid: plain data, turned into a typed error when read. */
+export interface ItemFailure {
+  code: ErrorCode;
+  message: string;
+  wallet?: Wallet | null;
+  fieldErrors?: Array<{ path: string[]; message: string }>;
+}
+
+export interface BatchItem extends ItemInput {
+  index: number;
+  /** Derived from the batch's key and the index before anything is sent: how the item is found again. */
+  extId: string;
+  status: ItemStatus;
+  transferReference: string | null;
+  failure: ItemFailure | null;
+}
+
+/** One chunk's progress. waiting: not sent; sending: sent or about to be (in doubt until answered); done; cancelled. */
+export type ChunkState = 'waiting' | 'sending' | 'done' | 'cancelled';
+
+export interface ChunkProgress {
+  state: ChunkState;
+  /** Items of the chunk to send (not set aside as not sent), and their amount. */
+  items: number;
+  amount: number;
+}
+
+export interface Tally {
+  items: number;
+  amount: number;
+}
+
+export interface BatchCounts {
+  added: Tally;
+  /** Accepted by the service (then succeeded, failed or still in flight). */
+  sent: Tally;
+  succeeded: Tally;
+  /** Refused by the service, or accepted and then failed. */
+  failed: Tally;
+  /** Of `failed`, those the service had accepted (so `sent - succeeded - failedAfterSend` are in flight). */
+  failedAfterSend: Tally;
+  notSent: Tally;
+}
+
+export interface WalletTotal {
+  wallet: Wallet;
+  items: number;
+  amount: number;
+  fees: number;
+}
+
+export interface PageRecord {
+  start: number;
+  count: number;
+  fingerprint: string;
+}
+
+export interface BatchDoc {
+  id: string;
+  label: string;
+  /** The creator's scoped idempotency key: the root of every item's ext_id. */
+  key: string;
+  createdBy: string;
+  createdAt: string;
+  status: BatchStatus;
+  itemCount: number;
+  pages: Record<string, PageRecord>;
+  wallets: WalletTotal[];
+  feeBps: number;
+  sendWhatFits: boolean;
+  approval: { required: boolean; requestedBy: string | null; approvedBy: string | null };
+  startedBy: string | null;
+  startedAt: string | null;
+  cancelledBy: string | null;
+  finishedAt: string | null;
+  /** Every sent item has reached a final status and nothing more will be sent. */
+  settled: boolean;
+  /** Which chunk documents hold the items (written once, when the batch is set to run). */
+  chunkSet: string | null;
+  chunks: ChunkProgress[];
+  counts: BatchCounts;
+}
+
+export const FINAL_STATUSES: ReadonlySet<BatchStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED']);
+
+export function emptyCounts(): BatchCounts {
+  const zero = () => ({ items: 0, amount: 0 });
+  return { added: zero(), sent: zero(), succeeded: zero(), failed: zero(), failedAfterSend: zero(), notSent: zero() };
+}
+
+export function addTo(tally: Tally, amount: number, items = 1): void {
+  tally.items += items;
+  tally.amount += amount;
+}
+
+/** Fee in whole XOF, rounded up, in integers only (bps: basis points, 100 = 1%). */
+export function feeFor(amount: number, feeBps: number): number {
+  const product = amount * feeBps;
+  const rest = product % 10_000;
+  return (product - rest) / 10_000 + (rest > 0 ? 1 : 0);
+}
+
+/** Items still in the service's hands. */
+export function inFlight(counts: BatchCounts): number {
+  return counts.sent.items - counts.succeeded.items - counts.failedAfterSend.items;
+}
+
+export function batchIdFor(scopedKey: string): string {
+  return `pb_${createHash('sha256').update(scopedKey).digest('hex').slice(0, 24)}`;
+}
+
+/** An item's ext_id, from the batch's key and the item's index (the same on every replica, every retry). */
+export function itemExtId(batchKey: string, index: number): string {
+  return `pbi_${createHash('sha256').update(`${batchKey}#${index}`).digest('hex').slice(0, 24)}`;
+}
+
+export function fingerprintOf(items: ItemInput[]): string {
+  return createHash('sha256').update(JSON.stringify(items)).digest('hex');
+}
+
+export const batchKey = (id: string) => `batch:${id}`;
+export const pageKey = (id: string, page: number) => `page:${id}:${page}`;
+export const chunkKey = (id: string, set: string, n: number) => `chunk:${id}:${set}:${n}`;
+/** The list of every batch (newest last) and of those a runner must look after. */
+export const INDEX_KEY = 'index';
+export const ACTIVE_KEY = 'active';
+
+/** The counts, derived from the items (so a runner that takes over after a crash counts from what was saved). */
+export function countsOf(batch: Pick<BatchDoc, 'counts' | 'chunks'>, items: readonly BatchItem[]): BatchCounts {
+  const counts = emptyCounts();
+  counts.added = { ...batch.counts.added };
+  for (const item of items) {
+    const cancelled = batch.chunks[Math.floor(item.index / CHUNK_SIZE)]?.state === 'cancelled';
+    switch (item.status) {
+      case 'PENDING':
+        if (cancelled) addTo(counts.notSent, item.amount);
+        break;
+      case 'QUEUED':
+        addTo(counts.sent, item.amount);
+        break;
+      case 'SUCCEEDED':
+        addTo(counts.sent, item.amount);
+        addTo(counts.succeeded, item.amount);
+        break;
+      case 'FAILED':
+        addTo(counts.failed, item.amount);
+        if (item.transferReference !== null || item.failure?.code === 'TRANSFER_FAILED') {
+          addTo(counts.sent, item.amount);
+          addTo(counts.failedAfterSend, item.amount);
+        }
+        break;
+      case 'NOT_SENT':
+        addTo(counts.notSent, item.amount);
+        break;
+    }
+  }
+  return counts;
+}

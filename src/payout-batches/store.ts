@@ -1,0 +1,385 @@
+// The batch operations that change a batch's document: create, add a page,
+// set to run (start, approve, resume), cancel. Each is one compare-and-set of
+// the batch document (retried on a concurrent change), so a page is added
+// once, a batch starts once, and a cancel and the runner's next chunk are
+// ordered: a chunk is either marked as sending before the cancel, or never sent.
+import { randomUUID } from 'node:crypto';
+import { IdempotencyConflictError } from '../errors/payment-errors.js';
+import {
+  PayoutBatchFullError,
+  PayoutBatchNotFoundError,
+  PayoutBatchShortfallError,
+  PayoutBatchStateError,
+  SelfApprovalError,
+  type WalletShortfall,
+} from '../errors/payout-batch-errors.js';
+import type { Wallet } from '../upstream/types.js';
+import type { DocStore, Versioned } from './doc-store.js';
+import {
+  ACTIVE_KEY,
+  CHUNK_SIZE,
+  FINAL_STATUSES,
+  INDEX_KEY,
+  addTo,
+  batchIdFor,
+  batchKey,
+  chunkKey,
+  emptyCounts,
+  feeFor,
+  fingerprintOf,
+  inFlight,
+  itemExtId,
+  pageKey,
+  type BatchDoc,
+  type BatchItem,
+  type ItemInput,
+} from './model.js';
+
+const MAX_ATTEMPTS = 50;
+
+/** Read, change, write back if nobody wrote in between; again otherwise. `change` returns what to answer. */
+export async function updateDoc<T, R>(
+  docs: DocStore,
+  key: string,
+  change: (doc: T, version: number) => R | Promise<R>,
+  missing: () => Error = () => new Error(`document ${key} is missing`),
+): Promise<R> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await docs.get<T>(key);
+    if (!current) throw missing();
+    const result = await change(current.value, current.version);
+    if (await docs.put(key, current.value, current.version)) return result;
+  }
+  throw new Error(`document ${key} kept changing under ${MAX_ATTEMPTS} attempts`);
+}
+
+/** Thrown inside updateDoc to answer without writing. */
+class Answer<R> {
+  constructor(readonly value: R) {}
+}
+
+async function updateBatch<R>(docs: DocStore, id: string, change: (batch: BatchDoc) => R): Promise<R> {
+  try {
+    return await updateDoc<BatchDoc, R>(
+      docs,
+      batchKey(id),
+      (batch) => change(batch),
+      () => new PayoutBatchNotFoundError(id),
+    );
+  } catch (err) {
+    if (err instanceof Answer) return err.value as R;
+    throw err;
+  }
+}
+
+export async function readBatch(docs: DocStore, id: string): Promise<BatchDoc> {
+  const found = await docs.get<BatchDoc>(batchKey(id));
+  if (!found) throw new PayoutBatchNotFoundError(id);
+  return found.value;
+}
+
+export async function addToList(docs: DocStore, key: string, id: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await docs.get<{ ids: string[] }>(key);
+    const ids = current?.value.ids ?? [];
+    if (ids.includes(id)) return;
+    if (await docs.put(key, { ids: [...ids, id] }, current?.version ?? 0)) return;
+  }
+  throw new Error(`list ${key} kept changing`);
+}
+
+export async function removeFromList(docs: DocStore, key: string, id: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await docs.get<{ ids: string[] }>(key);
+    if (!current || !current.value.ids.includes(id)) return;
+    if (await docs.put(key, { ids: current.value.ids.filter((x) => x !== id) }, current.version)) return;
+  }
+  throw new Error(`list ${key} kept changing`);
+}
+
+export async function listIds(docs: DocStore, which: 'all' | 'active'): Promise<string[]> {
+  return (await docs.get<{ ids: string[] }>(which === 'all' ? INDEX_KEY : ACTIVE_KEY))?.value.ids ?? [];
+}
+
+export interface CreateBatch {
+  scopedKey: string;
+  label: string;
+  createdBy: string;
+  feeBps: number;
+  approvalRequired: boolean;
+  now: Date;
+}
+
+/** A draft; the id comes from the caller's key, so a repeat finds the same batch. */
+export async function createBatch(docs: DocStore, input: CreateBatch): Promise<BatchDoc> {
+  const id = batchIdFor(input.scopedKey);
+  const batch: BatchDoc = {
+    id,
+    label: input.label,
+    key: input.scopedKey,
+    createdBy: input.createdBy,
+    createdAt: input.now.toISOString(),
+    status: 'DRAFT',
+    itemCount: 0,
+    pages: {},
+    wallets: [],
+    feeBps: input.feeBps,
+    sendWhatFits: false,
+    approval: { required: input.approvalRequired, requestedBy: null, approvedBy: null },
+    startedBy: null,
+    startedAt: null,
+    cancelledBy: null,
+    finishedAt: null,
+    settled: false,
+    chunkSet: null,
+    chunks: [],
+    counts: emptyCounts(),
+  };
+  if (!(await docs.put(batchKey(id), batch, 0))) return readBatch(docs, id);
+  await addToList(docs, INDEX_KEY, id);
+  return batch;
+}
+
+export interface AddedPage {
+  batch: BatchDoc;
+  firstIndex: number;
+  added: number;
+}
+
+export async function addPage(docs: DocStore, id: string, page: number, items: ItemInput[], maxItems: number): Promise<AddedPage> {
+  const fingerprint = fingerprintOf(items);
+  const outcome = await updateBatch(docs, id, (batch) => {
+    const existing = batch.pages[String(page)];
+    if (existing) {
+      // The same page again (a retry whose answer was lost): what was added the first time.
+      if (existing.fingerprint !== fingerprint) throw new IdempotencyConflictError('different_input');
+      throw new Answer({ batch, firstIndex: existing.start, added: existing.count });
+    }
+    if (batch.status !== 'DRAFT') throw new PayoutBatchStateError(batch.status, 'not_draft');
+    if (batch.itemCount + items.length > maxItems) throw new PayoutBatchFullError(maxItems, batch.itemCount + items.length);
+    const start = batch.itemCount;
+    batch.pages[String(page)] = { start, count: items.length, fingerprint };
+    batch.itemCount += items.length;
+    for (const item of items) {
+      addTo(batch.counts.added, item.amount);
+      let total = batch.wallets.find((w) => w.wallet === item.recipientWallet);
+      if (!total) batch.wallets.push((total = { wallet: item.recipientWallet, items: 0, amount: 0, fees: 0 }));
+      total.items += 1;
+      total.amount += item.amount;
+      total.fees += feeFor(item.amount, batch.feeBps);
+    }
+    batch.wallets.sort((a, b) => a.wallet.localeCompare(b.wallet));
+    return { batch, firstIndex: start, added: items.length };
+  });
+  // After the batch took the page: a page document is only ever written with the items its number holds. A crash
+  // in between leaves the page recorded without items; the same page sent again writes them (start refuses until then).
+  const key = pageKey(id, page);
+  const stored = await docs.get<BatchItem[]>(key);
+  if (!stored) {
+    const batch = outcome.batch;
+    const pageItems: BatchItem[] = items.map((item, i) => ({
+      ...item,
+      index: outcome.firstIndex + i,
+      extId: itemExtId(batch.key, outcome.firstIndex + i),
+      status: 'PENDING',
+      transferReference: null,
+      failure: null,
+    }));
+    await docs.put(key, pageItems, 0);
+  }
+  return outcome;
+}
+
+/** Every item of a batch, in index order, with its current status. */
+export async function readItems(docs: DocStore, batch: BatchDoc): Promise<BatchItem[]> {
+  if (batch.chunkSet) {
+    const chunks = await docs.getMany<BatchItem[]>(batch.chunks.map((_, n) => chunkKey(batch.id, batch.chunkSet!, n)));
+    return chunks.flatMap((chunk, n) =>
+      (chunk?.value ?? []).map((item) =>
+        // A chunk the cancel stopped: its items were never sent.
+        batch.chunks[n]!.state === 'cancelled' && item.status === 'PENDING' ? { ...item, status: 'NOT_SENT' as const } : item,
+      ),
+    );
+  }
+  const pages = Object.entries(batch.pages).sort((a, b) => a[1].start - b[1].start);
+  const stored = await docs.getMany<BatchItem[]>(pages.map(([page]) => pageKey(batch.id, Number(page))));
+  const status = batch.status === 'CANCELLED' ? ('NOT_SENT' as const) : ('PENDING' as const);
+  return stored.flatMap((page) => (page?.value ?? []).map((item) => ({ ...item, status })));
+}
+
+/** Per wallet: what the items still to send need (amount + fees) against what the wallet has. */
+export function shortfalls(items: BatchItem[], feeBps: number, available: ReadonlyMap<Wallet, number>): WalletShortfall[] {
+  const required = new Map<Wallet, number>();
+  for (const item of items) {
+    if (item.status !== 'PENDING') continue;
+    required.set(item.recipientWallet, (required.get(item.recipientWallet) ?? 0) + item.amount + feeFor(item.amount, feeBps));
+  }
+  const short: WalletShortfall[] = [];
+  for (const [wallet, need] of [...required].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const has = Math.floor(available.get(wallet) ?? 0);
+    if (need > has) short.push({ wallet, required: need, available: has, shortfall: need - has });
+  }
+  return short;
+}
+
+/** Sets aside (NOT_SENT) the items a wallet cannot cover, in index order, keeping every one that still fits. */
+function setAsideWhatDoesNotFit(items: BatchItem[], feeBps: number, available: ReadonlyMap<Wallet, number>): void {
+  const left = new Map<Wallet, number>([...available].map(([w, a]) => [w, Math.floor(a)]));
+  for (const item of items) {
+    if (item.status !== 'PENDING') continue;
+    const cost = item.amount + feeFor(item.amount, feeBps);
+    const has = left.get(item.recipientWallet) ?? 0;
+    if (cost <= has) left.set(item.recipientWallet, has - cost);
+    else {
+      item.status = 'NOT_SENT';
+      item.failure = {
+        code: 'INSUFFICIENT_FUNDS',
+        message: 'The wallet could not cover this item when the batch started.',
+        wallet: item.recipientWallet,
+      };
+    }
+  }
+}
+
+export interface StartRequest {
+  by: string;
+  sendWhatFits: boolean;
+  approvalRequired: boolean;
+  /** Available Transfer Balance per wallet, fetched now. */
+  balance: () => Promise<ReadonlyMap<Wallet, number>>;
+  now: Date;
+}
+
+export type StartOutcome = { batch: BatchDoc; change: 'queued_for_approval' | 'started' | 'resumed' | 'none' };
+
+/** startPayoutBatch: refuses a shortfall unless told to send what fits; with approval required, only queues. */
+export async function startBatch(docs: DocStore, id: string, request: StartRequest): Promise<StartOutcome> {
+  const batch = await readBatch(docs, id);
+  if (FINAL_STATUSES.has(batch.status)) throw new PayoutBatchStateError(batch.status, 'final');
+  if (batch.status === 'QUEUED' || batch.status === 'RUNNING') return { batch, change: 'none' };
+  if (batch.status === 'DRAFT' && batch.itemCount === 0) throw new PayoutBatchStateError(batch.status, 'empty');
+  if (batch.status === 'DRAFT' && request.approvalRequired) {
+    const items = await readItems(docs, batch);
+    checkPagesComplete(batch, items);
+    const short = shortfalls(items, batch.feeBps, await request.balance());
+    if (short.length > 0 && !request.sendWhatFits) throw new PayoutBatchShortfallError(short);
+    const queued = await updateBatch(docs, id, (b) => {
+      if (b.status !== 'DRAFT') throw new Answer(b);
+      b.status = 'QUEUED';
+      b.sendWhatFits = request.sendWhatFits;
+      b.approval = { required: true, requestedBy: request.by, approvedBy: null };
+      b.startedBy = request.by;
+      return b;
+    });
+    return { batch: queued, change: 'queued_for_approval' };
+  }
+  return setToRun(docs, batch, { ...request, approvedBy: null });
+}
+
+export async function approveBatch(
+  docs: DocStore,
+  id: string,
+  request: Omit<StartRequest, 'sendWhatFits' | 'approvalRequired'>,
+): Promise<StartOutcome> {
+  const batch = await readBatch(docs, id);
+  if (batch.status !== 'QUEUED' || !batch.approval.required || batch.approval.approvedBy !== null) {
+    throw new PayoutBatchStateError(batch.status, FINAL_STATUSES.has(batch.status) ? 'final' : 'not_awaiting_approval');
+  }
+  if (request.by === batch.createdBy || request.by === batch.approval.requestedBy) throw new SelfApprovalError();
+  return setToRun(docs, batch, { ...request, sendWhatFits: batch.sendWhatFits, approvalRequired: true, approvedBy: request.by });
+}
+
+function checkPagesComplete(batch: BatchDoc, items: BatchItem[]): void {
+  if (items.length !== batch.itemCount) throw new PayoutBatchStateError(batch.status, 'page_incomplete');
+}
+
+/** Writes the chunk documents (first run) or sets aside what no longer fits (resume), then lets a runner take it. */
+async function setToRun(docs: DocStore, batch: BatchDoc, request: StartRequest & { approvedBy: string | null }): Promise<StartOutcome> {
+  const items = await readItems(docs, batch);
+  checkPagesComplete(batch, items);
+  const resuming = batch.status === 'PAUSED';
+  const toSend = resuming ? items.filter((item) => item.status === 'PENDING') : items;
+  const balance = await request.balance();
+  const short = shortfalls(toSend, batch.feeBps, balance);
+  if (short.length > 0 && !request.sendWhatFits) throw new PayoutBatchShortfallError(short);
+  setAsideWhatDoesNotFit(toSend, batch.feeBps, balance);
+
+  const chunkSet = batch.chunkSet ?? randomUUID();
+  const chunkCount = Math.ceil(items.length / CHUNK_SIZE);
+  if (!resuming) {
+    // A set of its own per attempt: a concurrent start that loses the race below leaves only unused documents.
+    for (let n = 0; n < chunkCount; n++) {
+      await docs.put(chunkKey(batch.id, chunkSet, n), items.slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE), 0);
+    }
+  } else {
+    for (let n = 0; n < chunkCount; n++) {
+      if (batch.chunks[n]!.state !== 'waiting') continue;
+      const setAside = new Map(
+        items
+          .slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE)
+          .filter((i) => i.status === 'NOT_SENT')
+          .map((i) => [i.index, i]),
+      );
+      await updateDoc<BatchItem[], void>(docs, chunkKey(batch.id, chunkSet, n), (chunk) => {
+        for (const item of chunk) {
+          const aside = setAside.get(item.index);
+          if (aside && item.status === 'PENDING') Object.assign(item, { status: aside.status, failure: aside.failure });
+        }
+      });
+    }
+  }
+
+  const outcome = await updateBatch<StartOutcome>(docs, batch.id, (b) => {
+    const allowed = resuming ? b.status === 'PAUSED' : b.status === 'DRAFT' || (b.status === 'QUEUED' && b.approval.approvedBy === null);
+    if (!allowed) throw new Answer<StartOutcome>({ batch: b, change: 'none' });
+    if (!resuming) {
+      b.chunkSet = chunkSet;
+      b.chunks = [];
+      b.startedBy ??= request.by;
+      b.startedAt = request.now.toISOString();
+      b.sendWhatFits = request.sendWhatFits;
+    }
+    for (let n = 0; n < chunkCount; n++) {
+      const slice = items.slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE);
+      const toGo = slice.filter((i) => i.status === 'PENDING');
+      const progress = { state: 'waiting' as const, items: toGo.length, amount: toGo.reduce((s, i) => s + i.amount, 0) };
+      if (!resuming) b.chunks.push(progress.items > 0 ? progress : { ...progress, state: 'done' });
+      else if (b.chunks[n]!.state === 'waiting') b.chunks[n] = progress.items > 0 ? progress : { ...progress, state: 'done' };
+    }
+    for (const item of toSend) if (item.status === 'NOT_SENT') addTo(b.counts.notSent, item.amount);
+    if (request.approvedBy) b.approval = { ...b.approval, approvedBy: request.approvedBy };
+    b.status = 'QUEUED';
+    return { batch: b, change: resuming ? ('resumed' as const) : ('started' as const) };
+  });
+  if (outcome.change !== 'none') await addToList(docs, ACTIVE_KEY, batch.id);
+  return outcome;
+}
+
+export async function cancelBatch(docs: DocStore, id: string, by: string, now: Date): Promise<{ batch: BatchDoc; changed: boolean }> {
+  const outcome = await updateBatch(docs, id, (b) => {
+    if (FINAL_STATUSES.has(b.status)) {
+      if (b.status === 'CANCELLED') throw new Answer({ batch: b, changed: false });
+      throw new PayoutBatchStateError(b.status, 'final');
+    }
+    if (b.chunkSet === null) {
+      b.counts.notSent = { ...b.counts.added };
+    } else {
+      for (const chunk of b.chunks) {
+        if (chunk.state !== 'waiting') continue;
+        chunk.state = 'cancelled';
+        addTo(b.counts.notSent, chunk.amount, chunk.items);
+      }
+    }
+    b.status = 'CANCELLED';
+    b.cancelledBy = by;
+    if (!b.chunks.some((c) => c.state === 'sending') && inFlight(b.counts) === 0) {
+      b.settled = true;
+      b.finishedAt = now.toISOString();
+    }
+    return { batch: b, changed: true };
+  });
+  if (outcome.batch.settled) await removeFromList(docs, ACTIVE_KEY, id);
+  return outcome;
+}
+
+export type { Versioned };

@@ -1,0 +1,134 @@
+// The replica running a batch is killed with SIGKILL halfway; the other one
+// takes over the batch's lease and finishes it; every item is paid exactly
+// once (the sandbox holds one transfer per item, by ext_id). Both replicas are
+// real processes sharing Redis; the sandbox is this test's, over HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
+import { postGraphQL, testKey } from '../helpers/gateway.js';
+import { Api } from '../helpers/sandbox-api.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait.js';
+import { AddItems, BatchView, CreateBatch, StartBatch, item } from './documents.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const namespace = uniqueNamespace('payout-takeover');
+const jwtSecret = randomBytes(32).toString('hex');
+const apiKey = testKey('takeover');
+
+interface Replica {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+let sandbox: Sandbox;
+const replicas: Replica[] = [];
+
+async function startReplica(): Promise<Replica> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/payout-batches/replica-process.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PAYMENT_BASE_URL: sandbox.url,
+      PAYMENT_API_KEY: apiKey,
+      AUTH_JWT_SECRET: jwtSecret,
+      REDIS_URL,
+      TEST_REDIS_NAMESPACE: namespace,
+      LOG_LEVEL: 'info',
+      HEALTH_PROBE_MS: '3600000',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_MONEY_PER_MINUTE: '100000',
+      // Short times so the takeover happens within the test: the lease, a chunk's pending claim, the settle window.
+      PAYOUT_BATCH_LEASE_MS: '1000',
+      PAYMENT_TIMEOUT_MS: '1500',
+      IDEMPOTENCY_PENDING_TTL_MS: '2000',
+      PAYOUT_BATCH_SETTLE_MS: '1000',
+      PAYOUT_BATCH_FOLLOW_POLL_MS: '300',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /REPLICA READY (\S+)/.exec(output);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`replica exited (${code}):\n${output}`)));
+  });
+  const replica = { child, url, output: () => output };
+  replicas.push(replica);
+  return replica;
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ delays: { transferMs: 50 } });
+  await Promise.all([startReplica(), startReplica()]);
+}, 60_000);
+afterAll(async () => {
+  for (const { child } of replicas) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  await sandbox?.close();
+  const redis = new Redis(REDIS_URL);
+  await deleteByPrefix(redis, namespace);
+  await redis.quit();
+});
+
+it('a replica killed halfway through a batch: the other finishes it, every item paid once', async () => {
+  const [a, b] = replicas as [Replica, Replica];
+  const { token } = await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'back-office', ttlSeconds: 600 });
+  const auth = { authorization: `Bearer ${token}` };
+  const created = (await postGraphQL(a.url, CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'payroll' } }, auth)).data!
+    .createPayoutBatch;
+  if (created.__typename !== 'CreatePayoutBatchPayload') throw new Error(created.__typename);
+  const id = created.batch.id;
+  for (const page of [1, 2, 3, 4]) {
+    const items = Array.from({ length: 500 }, (_, k) => item((page - 1) * 500 + k));
+    const added = await postGraphQL(a.url, AddItems, { input: { batchId: id, page, items } }, auth);
+    expect(added.data!.addPayoutBatchItems.__typename).toBe('AddPayoutBatchItemsPayload');
+  }
+  const bulk = () => sandbox.requests.count({ method: 'POST', path: '/v1/payment/transfers/bulk' });
+  const started = await postGraphQL(a.url, StartBatch, { input: { batchId: id } }, auth);
+  expect(started.data!.startPayoutBatch.__typename).toBe('StartPayoutBatchPayload');
+
+  const batchId = created.batch.batchId;
+  const taken = (r: Replica) => r.output().includes(`"batchId":"${batchId}","runner"`);
+  await waitFor(() => taken(a) || taken(b), 'a replica to take the batch', 10_000, 10).catch((err: unknown) => {
+    throw new Error(`${String(err)}\n--- a:\n${a.output().slice(-3000)}\n--- b:\n${b.output().slice(-3000)}`);
+  });
+  await waitFor(() => bulk() >= 8, 'eight chunks to be sent', 30_000, 5);
+  const [victim, survivor] = taken(a) ? [a, b] : [b, a];
+  victim.child.kill('SIGKILL');
+  await new Promise((resolve) => victim.child.once('exit', resolve));
+  const sentBeforeKill = bulk();
+  expect(sentBeforeKill).toBeLessThan(20);
+
+  const view = async () => (await postGraphQL(survivor.url, BatchView, { id }, auth)).data!.payoutBatch!;
+  await waitFor(async () => (await view()).settled, 'the survivor to finish the batch', 90_000, 100);
+  expect(taken(survivor)).toBe(true);
+  expect(await view()).toMatchObject({
+    status: 'COMPLETED_WITH_FAILURES',
+    sent: { items: 2000 },
+    succeeded: { items: 1800 },
+    failed: { items: 200 },
+    notSent: { items: 0 },
+  });
+  const api = new Api(sandbox.url, apiKey);
+  const transfers = (await api.get('/v1/payment/transfers')).body.data as Array<{ ext_id: string }>;
+  await api.close();
+  expect(transfers).toHaveLength(2000);
+  expect(new Set(transfers.map((t) => t.ext_id)).size).toBe(2000);
+}, 150_000);
