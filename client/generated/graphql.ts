@@ -4,6 +4,22 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** One page of items (at most 500). */
+export type AddPayoutBatchItemsInput = {
+  /** The draft batch. */
+  batchId: string | number;
+  /** The items, 1 to 500. */
+  items: Array<PayoutBatchItemInput>;
+  /** The page’s number (1, 2, …): sending the same page again (a retry) adds nothing more; another page under a used number is refused. */
+  page: number;
+};
+
+/** The batch to approve. */
+export type ApprovePayoutBatchInput = {
+  /** The batch. */
+  batchId: string | number;
+};
+
 /** One payout of a bulk transfer. The bulk's idempotency key covers every item. */
 export type BulkTransferItemInput = {
   /** Amount in XOF the recipient receives, at least 100. Fees are debited on top. */
@@ -14,6 +30,12 @@ export type BulkTransferItemInput = {
   recipientPhone: string;
   /** Wallet to pay from; by default the one matching the recipient's operator. */
   recipientWallet?: Wallet | null | undefined;
+};
+
+/** The batch to cancel. */
+export type CancelPayoutBatchInput = {
+  /** The batch. */
+  batchId: string | number;
 };
 
 /** Narrows the charge list. All conditions must hold. */
@@ -102,6 +124,14 @@ export type CreateChargeInput = {
   provider: Provider;
 };
 
+/** A new, empty draft batch. */
+export type CreatePayoutBatchInput = {
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. The batch's items derive their ext_ids from it. */
+  idempotencyKey: string;
+  /** Your name for the batch (e.g. "Salaries March"), at most 200 characters. */
+  label: string;
+};
+
 /** How much to settle. */
 export type CreateSettlementInput = {
   /** Amount in XOF, from the Collection Balance. */
@@ -141,10 +171,13 @@ export type ErrorCode =
   | 'OTP_INVALID'
   | 'OTP_STILL_VALID'
   | 'PAYMENT_ACCOUNT_MISSING'
+  | 'PAYOUT_BATCH_STATE'
   | 'RATE_LIMIT_EXCEEDED'
+  | 'SELF_APPROVAL_FORBIDDEN'
   | 'SERVICE_UNAVAILABLE'
   | 'SETTLEMENT_NOT_CANCELLABLE'
   | 'TRANSACTION_NOT_FOUND'
+  | 'TRANSFER_FAILED'
   | 'UNAUTHENTICATED'
   | 'UNAUTHORIZED_CHARGE_PROVIDER'
   | 'UNKNOWN_ERROR'
@@ -172,6 +205,56 @@ export type PayoutAccountType =
   | 'MOBILE'
   | 'USDT';
 
+/** Narrows the items of a batch. All conditions must hold. */
+export type PayoutBatchItemFilter = {
+  /** This status only. */
+  status?: PayoutBatchItemStatus | null | undefined;
+  /** The item paid by this transfer. */
+  transferReference?: string | null | undefined;
+};
+
+/** One payout of a batch, checked like a single transfer. */
+export type PayoutBatchItemInput = {
+  /** Amount in XOF the recipient receives, at least 100. Fees are debited on top. */
+  amount: number;
+  /** Recipient phone number. */
+  recipientPhone: string;
+  /** Wallet to pay from; by default the one matching the recipient's operator. */
+  recipientWallet?: Wallet | null | undefined;
+  /** Your own reference for this item (at most 100 characters), shown with it. */
+  reference?: string | null | undefined;
+};
+
+/** Where one item of a payout batch stands. */
+export type PayoutBatchItemStatus =
+  /** Refused by the service, or the transfer failed (see failure). */
+  | 'FAILED'
+  /** Never sent: the batch was cancelled, or the wallet could not cover it. */
+  | 'NOT_SENT'
+  /** Not sent yet (or sent and not yet answered). */
+  | 'PENDING'
+  /** Accepted by the service; the transfer is on its way. */
+  | 'QUEUED'
+  /** Paid. */
+  | 'SUCCEEDED';
+
+/** Where a payout batch stands. */
+export type PayoutBatchStatus =
+  /** Cancelled: no chunk was sent after the cancel; those sent are followed to the end. */
+  | 'CANCELLED'
+  /** Every item was paid. */
+  | 'COMPLETED'
+  /** Finished; some items failed or were not sent. */
+  | 'COMPLETED_WITH_FAILURES'
+  /** Being filled; nothing is sent. */
+  | 'DRAFT'
+  /** A wallet ran dry mid-batch: top it up and start the batch again to send the rest. */
+  | 'PAUSED'
+  /** Started (or waiting for its approval, see awaitingApproval); a replica will run it. */
+  | 'QUEUED'
+  /** Chunks are being sent, paced under the service’s rate. */
+  | 'RUNNING';
+
 /** Mobile-money operator. *_BF: Burkina Faso; *_BJ: Benin. */
 export type Provider =
   | 'OPA_BF'
@@ -191,6 +274,14 @@ export type SettlementStatus =
   | 'PROCESSING'
   /** Arrived. */
   | 'SUCCESS';
+
+/** Starts (or resumes) a batch. */
+export type StartPayoutBatchInput = {
+  /** The batch. */
+  batchId: string | number;
+  /** When a wallet cannot cover its items: send those it covers (in index order) and report the rest NOT_SENT, instead of refusing. */
+  sendWhatFits?: boolean | null | undefined;
+};
 
 /** Where a transfer stands. */
 export type TransferStatus =
@@ -231,9 +322,15 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpStillValidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'PaymentAccountMissingError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'PayoutBatchFullError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'SelfApprovalError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'SettlementNotCancellableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'TransferFailedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'UnauthorizedChargeProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'UnsupportedProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -358,6 +455,115 @@ export type PaymentEventsSubscriptionVariables = Exact<{
 
 export type PaymentEventsSubscription = { paymentEvents: { __typename: 'PaymentEvent', id: string, kind: string, reference: string | null, receivedAt: string, charge: { __typename: 'Charge', reference: string, status: ChargeStatus } | null, transfer: { __typename: 'Transfer', reference: string, status: TransferStatus } | null, checkout: { __typename: 'Checkout', reference: string, status: CheckoutStatus } | null, settlement: { __typename: 'Settlement', reference: string, status: SettlementStatus } | null } };
 
+export type CreatePayoutBatchMutationVariables = Exact<{
+  create: CreatePayoutBatchInput;
+}>;
+
+
+export type CreatePayoutBatchMutation = { __typename: 'Mutation', createPayoutBatch:
+    | { __typename: 'CreatePayoutBatchPayload', batch: { __typename: 'PayoutBatch', id: string, batchId: string, status: PayoutBatchStatus, label: string } }
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string, messageFr: string }> }
+   };
+
+export type AddPayoutBatchItemsMutationVariables = Exact<{
+  add: AddPayoutBatchItemsInput;
+}>;
+
+
+export type AddPayoutBatchItemsMutation = { __typename: 'Mutation', addPayoutBatchItems:
+    | { __typename: 'AddPayoutBatchItemsPayload', page: number, firstIndex: number, added: number, batch: { __typename: 'PayoutBatch', added: { __typename: 'PayoutBatchTally', items: number, amount: number } } }
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PayoutBatchFullError', limit: number, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string, messageFr: string }> }
+   };
+
+export type PayoutBatchQueryVariables = Exact<{
+  id: string | number;
+  itemFilter?: PayoutBatchItemFilter | null | undefined;
+}>;
+
+
+export type PayoutBatchQuery = { __typename: 'Query', payoutBatch: { __typename: 'PayoutBatch', id: string, batchId: string, label: string, status: PayoutBatchStatus, awaitingApproval: boolean, settled: boolean, added: { __typename: 'PayoutBatchTally', items: number, amount: number }, sent: { __typename: 'PayoutBatchTally', items: number, amount: number }, succeeded: { __typename: 'PayoutBatchTally', items: number, amount: number }, failed: { __typename: 'PayoutBatchTally', items: number, amount: number }, notSent: { __typename: 'PayoutBatchTally', items: number, amount: number }, wallets: Array<{ __typename: 'PayoutBatchWalletTotal', wallet: Wallet, items: number, amount: number, fees: number, total: number, available: number | null, shortfall: number | null }>, items: { __typename: 'PayoutBatchItemConnection', totalCount: number, edges: Array<{ __typename: 'PayoutBatchItemEdge', node: { __typename: 'PayoutBatchItem', index: number, amount: number, recipientPhone: string, recipientWallet: Wallet, reference: string | null, status: PayoutBatchItemStatus, transferReference: string | null, failure:
+            | { __typename: 'BatchSizeLimitExceededError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'OtpStillValidError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'PaymentAccountMissingError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'PayoutBatchFullError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'SelfApprovalError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'SettlementNotCancellableError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'TransferFailedError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'UnauthorizedChargeProviderError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'UnsupportedProviderError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string }
+           | null } }>, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null } } } | null };
+
+export type StartPayoutBatchMutationVariables = Exact<{
+  start: StartPayoutBatchInput;
+}>;
+
+
+export type StartPayoutBatchMutation = { __typename: 'Mutation', startPayoutBatch:
+    | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, shortfalls: Array<{ __typename: 'PayoutBatchShortfall', wallet: Wallet, required: number, available: number, shortfall: number }> }
+    | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'StartPayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, awaitingApproval: boolean } }
+    | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+   };
+
+export type ApprovePayoutBatchMutationVariables = Exact<{
+  approve: ApprovePayoutBatchInput;
+}>;
+
+
+export type ApprovePayoutBatchMutation = { __typename: 'Mutation', approvePayoutBatch:
+    | { __typename: 'ApprovePayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, approvedBy: string | null } }
+    | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, shortfalls: Array<{ __typename: 'PayoutBatchShortfall', wallet: Wallet, required: number, available: number, shortfall: number }> }
+    | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'SelfApprovalError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+   };
+
+export type CancelPayoutBatchMutationVariables = Exact<{
+  cancel: CancelPayoutBatchInput;
+}>;
+
+
+export type CancelPayoutBatchMutation = { __typename: 'Mutation', cancelPayoutBatch:
+    | { __typename: 'CancelPayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, sent: { __typename: 'PayoutBatchTally', items: number }, notSent: { __typename: 'PayoutBatchTally', items: number } } }
+    | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+   };
+
+export type PayoutBatchUpdatedSubscriptionVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PayoutBatchUpdatedSubscription = { payoutBatchUpdated: { __typename: 'PayoutBatch', status: PayoutBatchStatus, settled: boolean, sent: { __typename: 'PayoutBatchTally', items: number, amount: number }, succeeded: { __typename: 'PayoutBatchTally', items: number, amount: number }, failed: { __typename: 'PayoutBatchTally', items: number, amount: number }, notSent: { __typename: 'PayoutBatchTally', items: number, amount: number } } };
+
 export type CreateTransferMutationVariables = Exact<{
   input: CreateTransferInput;
 }>;
@@ -453,6 +659,13 @@ export const TransfersDocument = {"__meta__":{"hash":"615f1a698ee02ddb8edb823255
 export const CheckoutsDocument = {"__meta__":{"hash":"f7292f53956d64ceb2769fcca1bfabf3aa485f72130d275a4d050811d64cac73"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Checkouts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"checkouts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CheckoutsQuery, CheckoutsQueryVariables>;
 export const SettlementsDocument = {"__meta__":{"hash":"2b803b9f8eba7b65e4f32e5c2df74b02068bac86ebf759dffe41b91d851fc2e4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Settlements"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlements"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SettlementsQuery, SettlementsQueryVariables>;
 export const PaymentEventsDocument = {"__meta__":{"hash":"ca1996fcff64b429bc7b961f6d328a6cc2617b131007a2c72a44d6ccfd494334"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"PaymentEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"kinds"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"paymentEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"kinds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"kinds"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"receivedAt"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"checkout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<PaymentEventsSubscription, PaymentEventsSubscriptionVariables>;
+export const CreatePayoutBatchDocument = {"__meta__":{"hash":"1f4071f49d0ba692b8c6f406ea325d07602341db671c66e6c21878d22040fd77"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreatePayoutBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"create"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreatePayoutBatchInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createPayoutBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"create"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreatePayoutBatchPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"batch"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"label"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreatePayoutBatchMutation, CreatePayoutBatchMutationVariables>;
+export const AddPayoutBatchItemsDocument = {"__meta__":{"hash":"8e923a1cb9c195d1e0ac9dbbbde01b08c41eaabaad3d0bbfb9f14cc9a133af5c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddPayoutBatchItems"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"add"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AddPayoutBatchItemsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"addPayoutBatchItems"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"add"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AddPayoutBatchItemsPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"page"}},{"kind":"Field","name":{"kind":"Name","value":"firstIndex"}},{"kind":"Field","name":{"kind":"Name","value":"added"}},{"kind":"Field","name":{"kind":"Name","value":"batch"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"added"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PayoutBatchFullError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<AddPayoutBatchItemsMutation, AddPayoutBatchItemsMutationVariables>;
+export const PayoutBatchDocument = {"__meta__":{"hash":"46e6518620f8e24a1a47f7ed60c4449e299df70379e90bdc711a833808cc1043"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PayoutBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"itemFilter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"PayoutBatchItemFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"payoutBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"awaitingApproval"}},{"kind":"Field","name":{"kind":"Name","value":"settled"}},{"kind":"Field","name":{"kind":"Name","value":"added"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"sent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"failed"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"notSent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"wallets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"fees"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"available"}},{"kind":"Field","name":{"kind":"Name","value":"shortfall"}}]}},{"kind":"Field","name":{"kind":"Name","value":"items"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"20"}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"itemFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"transferReference"}},{"kind":"Field","name":{"kind":"Name","value":"failure"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<PayoutBatchQuery, PayoutBatchQueryVariables>;
+export const StartPayoutBatchDocument = {"__meta__":{"hash":"4d53dc3131dc49e6f1730e43240a0b375794f9d04140f4f1b9fd8a9dea63255a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StartPayoutBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"start"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"StartPayoutBatchInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"startPayoutBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"start"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"StartPayoutBatchPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"batch"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"awaitingApproval"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PayoutBatchShortfallError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"shortfalls"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}},{"kind":"Field","name":{"kind":"Name","value":"required"}},{"kind":"Field","name":{"kind":"Name","value":"available"}},{"kind":"Field","name":{"kind":"Name","value":"shortfall"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<StartPayoutBatchMutation, StartPayoutBatchMutationVariables>;
+export const ApprovePayoutBatchDocument = {"__meta__":{"hash":"8f2493ade4099e88a07a62b10399b219211466e1e442f79bd32041da85580f2e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ApprovePayoutBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"approve"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ApprovePayoutBatchInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"approvePayoutBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"approve"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApprovePayoutBatchPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"batch"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"approvedBy"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PayoutBatchShortfallError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"shortfalls"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}},{"kind":"Field","name":{"kind":"Name","value":"required"}},{"kind":"Field","name":{"kind":"Name","value":"available"}},{"kind":"Field","name":{"kind":"Name","value":"shortfall"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<ApprovePayoutBatchMutation, ApprovePayoutBatchMutationVariables>;
+export const CancelPayoutBatchDocument = {"__meta__":{"hash":"242cc9a549a73a46d9cb8d3532431e5452e97f49ef05bf225e7230e0e0e162f4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelPayoutBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"cancel"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CancelPayoutBatchInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"cancelPayoutBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"cancel"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CancelPayoutBatchPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"batch"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"sent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}}]}},{"kind":"Field","name":{"kind":"Name","value":"notSent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}}]}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CancelPayoutBatchMutation, CancelPayoutBatchMutationVariables>;
+export const PayoutBatchUpdatedDocument = {"__meta__":{"hash":"21916882fa7d6bded07161da4170fba0537e0e5f76b1b7d4890a1a10150675b9"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"PayoutBatchUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payoutBatchUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"settled"}},{"kind":"Field","name":{"kind":"Name","value":"sent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"failed"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"notSent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"items"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}}]}}]}}]} as unknown as DocumentNode<PayoutBatchUpdatedSubscription, PayoutBatchUpdatedSubscriptionVariables>;
 export const CreateTransferDocument = {"__meta__":{"hash":"25d60ea1e23f7bdb05975d253623bc89c24ec2888ccf63e1193a83ced975c19f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateTransfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTransferInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createTransfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTransferPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsufficientFundsError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateTransferMutation, CreateTransferMutationVariables>;
 export const TransferDocument = {"__meta__":{"hash":"25a048e43516bd4706e4a98154533b8a7d98c365157859a78651b5759f2c8ffd"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Transfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}},{"kind":"Field","name":{"kind":"Name","value":"extId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TransferQuery, TransferQueryVariables>;
 export const TransferUpdatedDocument = {"__meta__":{"hash":"9e17f00dcb0d910b270bf998d21e39f8efe61e3b2f7e49c6be1dff8f0491679c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TransferUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transferUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}}]}}]}}]} as unknown as DocumentNode<TransferUpdatedSubscription, TransferUpdatedSubscriptionVariables>;
