@@ -96,9 +96,9 @@ describe('append once', () => {
     const log = memoryEventLog({ now: () => now });
     const first = await log.appendOnce(record('resent'), 'resent', 1_000);
     expect(first.duplicate).toBe(false);
-    const seq = (first as { event: { seq: string } }).event.seq;
+    const { seq, generation } = (first as { event: { seq: string; generation: string } }).event;
     now += 999;
-    expect(await log.appendOnce(record('resent'), 'resent', 1_000)).toEqual({ duplicate: true, seq });
+    expect(await log.appendOnce(record('resent'), 'resent', 1_000)).toEqual({ duplicate: true, seq, generation });
     // Another delivery is not held up by it.
     expect((await log.appendOnce(record('other'), 'other', 1_000)).duplicate).toBe(false);
     now += 1;
