@@ -28,7 +28,8 @@ export interface StartedGateway {
 export async function startAsNpmStart(env: Record<string, string> = {}): Promise<StartedGateway> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
-    env: bareEnv({ PORT: '0', SANDBOX_PORT: '0', ...env }),
+    // No balancer to wait for: SIGTERM drains at once (SHUTDOWN_GRACE_MS is the only default changed).
+    env: bareEnv({ PORT: '0', SANDBOX_PORT: '0', SHUTDOWN_GRACE_MS: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -20,10 +20,10 @@ it('pauses when a wallet runs dry mid-batch, and a second start resumes it after
   const created = (await stack.gql(CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'dry' } })).data!.createPayoutBatch;
   if (created.__typename !== 'CreatePayoutBatchPayload') throw new Error(created.__typename);
   const id = created.batch.id;
-  // 2,000 items of 100 XOF from OPA_BF alone: 202,000 XOF with fees.
+  // 600 items of 100 XOF from OPA_BF alone (6 chunks): 60,600 XOF with fees.
   stack.sandbox.topUp(stack.apiKey, 'opa_bf', 150_000);
-  for (const page of [1, 2, 3, 4]) {
-    const items = Array.from({ length: 500 }, (_, k) => item((page - 1) * 500 + k, 100, ['OPA_BF']));
+  for (const page of [1, 2]) {
+    const items = Array.from({ length: 300 }, (_, k) => item((page - 1) * 300 + k, 100, ['OPA_BF']));
     expect((await stack.gql(AddItems, { input: { batchId: id, page, items } })).data!.addPayoutBatchItems.__typename).toBe(
       'AddPayoutBatchItemsPayload',
     );
@@ -46,7 +46,7 @@ it('pauses when a wallet runs dry mid-batch, and a second start resumes it after
   const done = await view();
   expect(bulk()).toBeGreaterThan(sentBeforeResume);
   expect(done.status).toBe('COMPLETED_WITH_FAILURES');
-  expect(done.sent.items + done.notSent.items).toBe(2000);
+  expect(done.sent.items + done.notSent.items).toBe(600);
   expect(done.notSent.items).toBe(paused.notSent.items);
   const api = new Api(stack.sandbox.url, stack.apiKey);
   const transfers = (await api.get('/v1/payment/transfers')).body.data as Array<{
