@@ -32,7 +32,15 @@ beforeAll(async () => {
     cwd: repoRoot,
     // debug: the embedded sandbox logs each request it serves (how the test sees the subscription's baseline).
     // A data folder of its own: the project's .sandbox-data/ is the developer's.
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', SHUTDOWN_GRACE_MS: '0', SUBSCRIPTION_POLL_MS: '0', LOG_LEVEL: 'debug', SANDBOX_DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      SHUTDOWN_GRACE_MS: '0',
+      SUBSCRIPTION_POLL_MS: '0',
+      LOG_LEVEL: 'debug',
+      SANDBOX_DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = new Promise<string>((resolve, reject) => {
