@@ -56,6 +56,18 @@ async function intervals(n: number) {
   for (let i = 0; i < n; i++) await clock.advance(POLL_MS);
 }
 
+/**
+ * The poller arms its first interval once the initial fetch is answered, which the sandbox counts a moment before:
+ * move time one interval at a time until it has polled once; from then on each interval makes exactly one poll.
+ */
+async function untilPolled(reference: string) {
+  const before = getsOf(stack.sandbox, 'charge', reference);
+  await waitFor(async () => {
+    await intervals(1);
+    return getsOf(stack.sandbox, 'charge', reference) > before;
+  }, 'the poller to poll once');
+}
+
 describe('pollers', () => {
   it('unsubscribing stops the poller: no more GETs reach the service', async () => {
     const ws = staffClient(stack);
@@ -63,6 +75,7 @@ describe('pollers', () => {
     const since = getsOf(stack.sandbox, 'charge', reference);
     const sub = subscribe(ws, ChargeUpdated, { reference });
     await untilWatching(probe, stack.sandbox, 'charge', reference, { since });
+    await untilPolled(reference);
     const polled = getsOf(stack.sandbox, 'charge', reference);
     await intervals(2);
     expect(getsOf(stack.sandbox, 'charge', reference)).toBe(polled + 2);
@@ -88,6 +101,7 @@ describe('pollers', () => {
     expect(baselines).toBeGreaterThanOrEqual(1);
     expect(baselines).toBeLessThanOrEqual(8);
 
+    await untilPolled(reference);
     const start = getsOf(stack.sandbox, 'charge', reference);
     await intervals(8);
     // One poller: one GET per interval; 8 pollers would make 64.

@@ -66,7 +66,9 @@ export async function payUntilDone(stack: TestStack, amount: number, key: string
       result &&
       code !== 'SERVICE_UNAVAILABLE' &&
       code !== 'IDEMPOTENCY_CONFLICT' &&
-      !('outcomeUnknown' in result && result.outcomeUnknown)
+      !('outcomeUnknown' in result && result.outcomeUnknown) &&
+      // Provably not sent (e.g. no pooled connection was free before the deadline): the key was released.
+      !('retryable' in result && result.retryable && result.__typename === 'UpstreamError')
     ) {
       throw new Error(`payment ${key} refused for good: ${JSON.stringify(result)}`);
     }
