@@ -39,8 +39,8 @@ const layering = [
   ),
   layer(
     './src/payout-batches',
-    ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts'],
-    'payout-batches/ may import idempotency, events, upstream, errors, redis, logger.',
+    ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts', './config.ts'],
+    'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
   ),
   layer('./src/auth', ['./config.ts', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.

@@ -212,13 +212,21 @@ export interface Config {
 
 /** Payout batches (src/payout-batches/). */
 export interface PayoutBatchConfig {
+  /** PAYOUT_BATCH_MAX_ITEMS. */
   maxItems: number;
+  /** PAYOUT_BATCH_APPROVAL=required. */
   approvalRequired: boolean;
+  /** PAYOUT_FEE_BPS: the transfer fee rate the totals and the balance check assume. */
   feeBps: number;
+  /** PAYOUT_BATCH_CALLS_PER_SECOND. */
   callsPerSecond: number;
+  /** PAYOUT_BATCH_PACING_MARGIN_MS. */
   pacingMarginMs: number;
+  /** PAYOUT_BATCH_LEASE_MS. */
   leaseMs: number;
+  /** PAYOUT_BATCH_SETTLE_MS. */
   settleWindowMs: number;
+  /** PAYOUT_BATCH_FOLLOW_POLL_MS. */
   followPollMs: number;
 }
 

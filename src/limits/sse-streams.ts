@@ -4,6 +4,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
+import { holdUntilStreamEnds } from './stream-slot.js';
 import { rateLimitKey } from './operation-limits.js';
 
 interface StreamContext {
@@ -37,25 +38,7 @@ export function useSseStreamLimit(maxStreams: number): Plugin<StreamContext> {
         return;
       }
       open.set(key, current + 1);
-      let released = false;
-      const releaseOnce = () => {
-        if (!released) release(key);
-        released = true;
-      };
-      return {
-        onSubscribeResult: ({ result }) => {
-          // A refused or failed subscription (a plain result, not a stream) holds no slot.
-          if (!isAsyncIterable(result)) {
-            releaseOnce();
-            return;
-          }
-          return { onEnd: releaseOnce };
-        },
-      };
+      return holdUntilStreamEnds(() => release(key));
     },
   };
-}
-
-function isAsyncIterable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }

@@ -8,6 +8,7 @@
 // subscription is refused later on (a plain result instead of a stream).
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
+import { holdUntilStreamEnds } from './stream-slot.js';
 import { GraphQLError } from 'graphql';
 
 interface SubscriptionContext {
@@ -50,25 +51,8 @@ export function subscriptionCaps(maxPerSubject: number, maxTotal: number): Subsc
       }
       bySubject.set(subject, held + 1);
       total += 1;
-      let released = false;
-      const releaseOnce = () => {
-        if (!released) release(subject);
-        released = true;
-      };
-      return {
-        onSubscribeResult: ({ result }) => {
-          if (!isAsyncIterable(result)) {
-            releaseOnce();
-            return;
-          }
-          return { onEnd: releaseOnce };
-        },
-      };
+      return holdUntilStreamEnds(() => release(subject));
     },
   };
   return { plugin, count: (subject) => (subject === undefined ? total : (bySubject.get(subject) ?? 0)) };
-}
-
-function isAsyncIterable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }

@@ -3,6 +3,7 @@
 // batch operations, reads, the live view of one batch, and the runner every
 // replica starts. State lives in Redis when the gateway has one (shared by
 // replicas, kept across restarts), in memory otherwise (lost on restart).
+import type { PayoutBatchConfig } from '../config.js';
 import { Repeater } from '@repeaterjs/repeater';
 import type { EventBus } from '../events/bus.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
@@ -30,24 +31,8 @@ export { BATCH_STATUSES, ITEM_STATUSES, CHUNK_SIZE, PAGE_MAX_ITEMS, FINAL_STATUS
 export type { BatchDoc, BatchItem, BatchStatus, ItemStatus, ItemInput, ItemFailure, WalletTotal, Tally } from './model.js';
 export { shortfalls } from './store.js';
 
-export interface PayoutBatchSettings {
-  /** PAYOUT_BATCH_MAX_ITEMS. */
-  maxItems: number;
-  /** PAYOUT_BATCH_APPROVAL=required. */
-  approvalRequired: boolean;
-  /** PAYOUT_FEE_BPS: the transfer fee rate the totals and the balance check assume. */
-  feeBps: number;
-  /** PAYOUT_BATCH_CALLS_PER_SECOND. */
-  callsPerSecond: number;
-  /** PAYOUT_BATCH_PACING_MARGIN_MS. */
-  pacingMarginMs: number;
-  /** PAYOUT_BATCH_LEASE_MS. */
-  leaseMs: number;
-  /** PAYOUT_BATCH_SETTLE_MS. */
-  settleWindowMs: number;
-  /** PAYOUT_BATCH_FOLLOW_POLL_MS. */
-  followPollMs: number;
-}
+/** The PAYOUT_BATCH_* settings, as src/config.ts validated them. */
+export type PayoutBatchSettings = PayoutBatchConfig;
 
 export interface PayoutBatches {
   readonly settings: PayoutBatchSettings;
