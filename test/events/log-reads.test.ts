@@ -5,8 +5,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryEventLog, redisEventLog, type EventLog } from '../../src/events/log.js';
-import type { PaymentEventRecord } from '../../src/events/payment-event.js';
-import { deleteByPrefix, REDIS_URL, uniqueNamespace } from './redis-helpers.js';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace, logRecord } from './redis-helpers.js';
 
 const namespace = uniqueNamespace('log-reads');
 afterAll(async () => {
@@ -15,14 +14,7 @@ afterAll(async () => {
   await observer.quit();
 });
 
-const record = (id: string): PaymentEventRecord => ({
-  id,
-  kind: 'log.test',
-  receivedAt: new Date().toISOString(),
-  reference: id,
-  resourceType: null,
-  payload: { id },
-});
+const record = logRecord;
 
 describe.each([
   ['in memory', false],

@@ -6,21 +6,13 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEventBus, ResumeTooOldError, type EventBus } from '../../src/events/bus.js';
 import { memoryEventLog } from '../../src/events/log.js';
-import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { compareStreamIds, decodeEventCursor, decodeEventId, encodeEventId } from '../../src/events/stream-id.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import { EventLogGapError, startTailer } from '../../src/events/tailer.js';
 import { createLogger } from '../../src/logger.js';
-import { deleteByPrefix, REDIS_URL, uniqueNamespace } from './redis-helpers.js';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace, logRecord } from './redis-helpers.js';
 
-const record = (id: string): PaymentEventRecord => ({
-  id,
-  kind: 'log.test',
-  receivedAt: new Date().toISOString(),
-  reference: id,
-  resourceType: null,
-  payload: { id },
-});
+const record = logRecord;
 
 const namespace = uniqueNamespace('log');
 const opened: Array<{ bus: EventBus; redis: GatewayRedis | null }> = [];

@@ -1,6 +1,7 @@
 // Helpers for tests that use the real Redis at 127.0.0.1:6379.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import type { RedisClient } from '../../src/redis/index.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -34,3 +35,13 @@ export async function waitForSubscribers(redis: Redis, channel: string, count: n
     10,
   );
 }
+
+/** A plain event of the log's own tests: its id is its reference. */
+export const logRecord = (id: string): PaymentEventRecord => ({
+  id,
+  kind: 'log.test',
+  receivedAt: new Date().toISOString(),
+  reference: id,
+  resourceType: null,
+  payload: { id },
+});
