@@ -56,9 +56,52 @@ const layering = [
   ),
   {
     target: './src/schema',
-    from: ['./src/server.ts', './src/gateway.ts', './src/main.ts', './src/sandbox', './src/webhooks', './src/observability'],
-    message: 'schema/ never imports the server, gateway, main, sandbox, webhooks or observability.',
+    from: [
+      './src/http',
+      './src/execution',
+      './src/graphiql',
+      './src/health',
+      './src/gateway.ts',
+      './src/main.ts',
+      './src/sandbox',
+      './src/webhooks',
+      './src/observability',
+    ],
+    message: 'schema/ never imports the HTTP surface, its plugins, gateway, main, sandbox, webhooks or observability.',
   },
+  // Below everything: files/ and http/client-address.ts are read by config.ts, so they import nothing of src/.
+  layer('./src/files', [], 'files/ (where the project files lie) imports nothing from the rest of src/: config reads it.'),
+  {
+    target: './src/http/client-address.ts',
+    from: './src',
+    except: ['./http/client-address.ts'],
+    message: 'http/client-address.ts imports nothing from the rest of src/: config reads it to check TRUST_PROXY.',
+  },
+  layer('./src/health', ['./upstream', './logger.ts'], 'health/ (the probes) may import upstream and logger.'),
+  layer('./src/graphiql', ['./files'], 'graphiql/ (the page, its tabs and live panel) may import files/ only.'),
+  // The yoga plugins around execution: masking, request ids, trusted documents, shared event execution.
+  layer(
+    './src/execution',
+    ['./errors', './upstream', './files', './config.ts', './logger.ts'],
+    'execution/ may import errors, upstream, files, config and logger (never schema/, http/ or the assembly).',
+  ),
+  // The HTTP surface, on top of everything the gateway serves; only gateway.ts and main.ts stand above it.
+  layer(
+    './src/http',
+    [
+      './schema',
+      './auth',
+      './errors',
+      './limits',
+      './observability',
+      './execution',
+      './graphiql',
+      './health',
+      './config.ts',
+      './logger.ts',
+    ],
+    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, health, config and logger.',
+  ),
   {
     // The sandbox stands in for the payment service: only its own entry point may read our config and logger.
     target: ['./src/sandbox/!(main).ts', './src/sandbox/*/**'],

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseDurationSeconds } from './auth/duration.js';
-import { compileTrust, type TrustProxySetting } from './client-address.js';
-import { projectPath } from './project-files.js';
+import { compileTrust, type TrustProxySetting } from './http/client-address.js';
+import { projectPath } from './files/project-files.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -122,7 +122,7 @@ const envSchema = z.object({
   PAYOUT_BATCH_MAX_ITEMS: positiveInt.max(1_000_000).default(10_000),
   PAYOUT_BATCH_APPROVAL: z.enum(['none', 'required']).default('none'),
   PAYOUT_BATCH_CALLS_PER_SECOND: positiveInt.max(1_000).default(5),
-  PAYOUT_BATCH_PACING_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  PAYOUT_BATCH_PACING_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(10),
   PAYOUT_BATCH_LEASE_MS: positiveInt.min(500).default(10_000),
   PAYOUT_BATCH_SETTLE_MS: z.coerce.number().int().min(0).default(60_000),
   PAYOUT_BATCH_FOLLOW_POLL_MS: positiveInt.default(5_000),
@@ -205,7 +205,7 @@ export interface Config {
   trustedDocuments: { mode: TrustedDocumentsMode; extraManifests: string[] };
   limits: LimitsConfig;
   observability: ObservabilityConfig;
-  /** TRUST_PROXY and TRUST_PROXY_HEADER (src/client-address.ts); null: trust no proxy. */
+  /** TRUST_PROXY and TRUST_PROXY_HEADER (src/http/client-address.ts); null: trust no proxy. */
   trustProxy: TrustProxySetting;
   payoutBatches: PayoutBatchConfig;
 }

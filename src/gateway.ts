@@ -3,31 +3,40 @@
 // HTTP/WebSocket server. Used by `npm start` and by the tests, so they exercise
 // the same wiring. It knows nothing of the sandbox: in sandbox mode the entry
 // point starts one and hands its URL, key and webhook secret in through options.
-import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken } from './auth/index.js';
+import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken, type TokenVerifier } from './auth/index.js';
 import type { Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { fileLogPersistence } from './events/log-file.js';
 import { realClock, type Clock } from './reconcile/clock.js';
 import { startReconciler, type Reconciler } from './reconcile/reconciler.js';
 import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js';
-import { createHealthProbe } from './health.js';
-import { startReadinessProbe, type ReadinessProbe } from './readiness.js';
+import { createHealthProbe } from './health/health.js';
+import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
-import { createPayoutBatches } from './payout-batches/index.js';
+import { createPayoutBatches, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
-import { memoryIdempotencyStore, redisIdempotencyStore } from './idempotency/store.js';
+import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
-import { createObservability, runUntraced } from './observability/index.js';
-import { checkRedisForLiveMode, connectRedis, redisEpoch, redisWriteHealth } from './redis/index.js';
+import { createObservability, runUntraced, type Observability } from './observability/index.js';
+import {
+  checkRedisForLiveMode,
+  connectRedis,
+  redisEpoch,
+  redisWriteHealth,
+  type GatewayRedis,
+  type RedisEpoch,
+  type RedisWriteHealth,
+} from './redis/index.js';
 import type { Logger } from './logger.js';
-import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './server.js';
+import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './http/server.js';
+import type { GatewayServerOptions } from './http/options.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { acceptIntoLog, createWebhookHandler } from './webhooks/receiver.js';
-import { loadTrustedDocuments } from './trusted-documents.js';
-import { clientAddressing } from './client-address.js';
+import { loadTrustedDocuments } from './execution/trusted-documents.js';
+import { clientAddressing } from './http/client-address.js';
 import { readFileSync } from 'node:fs';
-import { projectPath } from './project-files.js';
+import { projectPath } from './files/project-files.js';
 
 export interface RunningGateway {
   url: string;
@@ -58,6 +67,11 @@ export interface StartGatewayOptions {
   withoutLimits?: boolean;
   /** The time of the reconciler and the subscription pollers (tests hand in a manual clock); default: the real one. */
   clock?: Clock;
+  /**
+   * The time by which the idempotency store judges a claim's expiry and the settle window (tests move it instead of
+   * waiting them out); default: the real one. Kept apart from `clock`, whose manual tests do not expect claims to age.
+   */
+  idempotencyClock?: Pick<Clock, 'now'>;
   /** Sandbox mode without Redis: keep the in-memory event log in this file across restarts. */
   eventLogFile?: string;
 }
@@ -74,185 +88,343 @@ function packageVersion(): string {
 const DEVELOPMENT_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 const SHUTDOWN_MARGIN_MS = 5_000;
 
-export async function startGateway(config: Config, log: Logger, options: StartGatewayOptions = {}): Promise<RunningGateway> {
+/** Steps registered as the gateway starts, run in reverse on close: the last one opened is the first one closed. */
+interface ShutdownSequence {
+  add(step: () => Promise<unknown>): void;
+  /** The grace close() was given: read by the server's step when it runs. */
+  readonly graceMs: number;
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+function shutdownSequence(log: Logger): ShutdownSequence {
   const cleanup: Array<() => Promise<unknown>> = [];
   // Idempotent: a second close() (signal during shutdown, test teardown) waits for the first.
   let closing: Promise<void> | null = null;
   let graceMs = 0;
-  const closeAll = (options: { graceMs?: number } = {}) =>
-    (closing ??= (async () => {
-      graceMs = options.graceMs ?? 0;
-      for (const step of [...cleanup].reverse()) await step().catch((err: unknown) => log.warn('shutdown step failed', { error: err }));
-    })());
+  return {
+    add: (step) => void cleanup.push(step),
+    get graceMs() {
+      return graceMs;
+    },
+    close: (options = {}) =>
+      (closing ??= (async () => {
+        graceMs = options.graceMs ?? 0;
+        for (const step of [...cleanup].reverse()) await step().catch((err: unknown) => log.warn('shutdown step failed', { error: err }));
+      })()),
+  };
+}
 
-  try {
-    const baseUrl = config.upstream.baseUrl ?? options.upstream?.baseUrl;
-    const apiKey = config.upstream.apiKey ?? options.upstream?.apiKey;
-    if (!baseUrl || !apiKey) throw new Error('no payment service: set PAYMENT_BASE_URL and PAYMENT_API_KEY');
-    const webhookSecret = config.webhook.secret ?? options.webhookSecret ?? null;
+/** What every step of the start reads, and where it registers what must be closed. */
+interface Startup {
+  config: Config;
+  log: Logger;
+  options: StartGatewayOptions;
+  shutdown: ShutdownSequence;
+}
 
-    // First opened, last closed: results of requests still finishing are saved before it goes.
-    const redis = config.redis
-      ? await connectRedis({
-          url: config.redis.url ?? undefined,
-          sentinels: config.redis.sentinels ?? undefined,
-          sentinelName: config.redis.sentinelName,
-          clusterNodes: config.redis.clusterNodes ?? undefined,
-          namespace: options.redisNamespace ?? config.redis.keyPrefix,
-          minReplicas: config.redis.minReplicas,
-          replicaTimeoutMs: config.redis.replicaTimeoutMs,
-          log,
+/** The payment service to call: the configured one, else the one handed in (sandbox mode). */
+interface PaymentService {
+  baseUrl: string;
+  apiKey: string;
+}
+
+function paymentService(config: Config, options: StartGatewayOptions): PaymentService {
+  const baseUrl = config.upstream.baseUrl ?? options.upstream?.baseUrl;
+  const apiKey = config.upstream.apiKey ?? options.upstream?.apiKey;
+  if (!baseUrl || !apiKey) throw new Error('no payment service: set PAYMENT_BASE_URL and PAYMENT_API_KEY');
+  return { baseUrl, apiKey };
+}
+
+/** A connected Redis with the two views the stores built on it share. */
+interface RedisParts {
+  redis: GatewayRedis;
+  /** One view of the Redis generation for the stores built on it. */
+  epoch: RedisEpoch;
+  /** The watch of its writes and evictions (readiness and the idempotency store read it). */
+  writes: RedisWriteHealth;
+}
+
+/** Redis when configured, refused in live mode when it could lose keys; null without Redis. */
+async function connectCheckedRedis({ config, log, options, shutdown }: Startup): Promise<RedisParts | null> {
+  if (!config.redis) return null;
+  // First opened, last closed: results of requests still finishing are saved before it goes.
+  const redis = await connectRedis({
+    url: config.redis.url ?? undefined,
+    sentinels: config.redis.sentinels ?? undefined,
+    sentinelName: config.redis.sentinelName,
+    clusterNodes: config.redis.clusterNodes ?? undefined,
+    namespace: options.redisNamespace ?? config.redis.keyPrefix,
+    minReplicas: config.redis.minReplicas,
+    replicaTimeoutMs: config.redis.replicaTimeoutMs,
+    log,
+  });
+  shutdown.add(() => redis.close());
+  // A Redis that evicts keys could drop an idempotency key and let a payment be made twice.
+  if (config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);
+  const epoch = redisEpoch(redis);
+  return { redis, epoch, writes: redisWriteHealth({ redis, epoch, log }) };
+}
+
+async function startObservability({ config, log, shutdown }: Startup): Promise<Observability> {
+  // Closed last: spans of the last operations are exported after the server has stopped.
+  const observability = await createObservability(config.observability, config.mode, log, {
+    version: packageVersion(),
+    nodeVersion: process.version,
+  });
+  shutdown.add(() => observability.close());
+  return observability;
+}
+
+/** The client of the payment service, and the same client as the probes call it. */
+function connectUpstream({ config, shutdown }: Startup, service: PaymentService, observability: Observability) {
+  const upstream = createUpstreamClient(
+    { ...config.upstream, ...service },
+    { observe: observability.observeUpstreamCall, traceHeaders: observability.upstreamTraceHeaders },
+  );
+  // The probes' calls are counted in the metrics but not traced: a root trace every few seconds is noise.
+  const probedUpstream = { ...upstream, fetchBalance: () => runUntraced(() => upstream.fetchBalance()) };
+  shutdown.add(() => upstream.close());
+  return { upstream, probedUpstream };
+}
+
+/** The event bus: its log in Redis, else in memory (kept in a file across restarts when asked). */
+async function openEventBus({ config, log, options, shutdown }: Startup, redis: GatewayRedis | null): Promise<EventBus> {
+  const logFile = !redis && options.eventLogFile ? fileLogPersistence(options.eventLogFile) : null;
+  const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs, memoryLogPersistence: logFile ?? undefined });
+  if (logFile) shutdown.add(async () => logFile.flush());
+  shutdown.add(() => bus.close());
+  return bus;
+}
+
+function buildIdempotencyStore(
+  { config, options }: Startup,
+  redisParts: RedisParts | null,
+  observability: Observability,
+): IdempotencyStore {
+  const clock = options.idempotencyClock;
+  const now = clock ? () => clock.now() : Date.now;
+  return observedIdempotencyStore(
+    redisParts
+      ? redisIdempotencyStore(redisParts.redis, {
+          pendingTtlMs: config.idempotencyPendingTtlMs,
+          epoch: redisParts.epoch,
+          unsafe: () => redisParts.writes.problem,
+          now,
+        })
+      : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs, now }),
+    observability.observeIdempotency,
+  );
+}
+
+/** Subscriptions' live updates, and the reconciler that makes up for a webhook that never comes. */
+function buildLiveLayer({ config, log, options, shutdown }: Startup, redis: GatewayRedis | null, bus: EventBus, upstream: UpstreamClient) {
+  const live = createLiveUpdates({
+    bus,
+    upstream,
+    log,
+    polling: { initialMs: config.subscriptions.pollInitialMs, maxMs: config.subscriptions.pollMaxMs },
+    ...(options.clock ? { pollTimers: options.clock } : {}),
+  });
+  shutdown.add(async () => live.close());
+
+  // Resources created through the gateway are watched until final, so a webhook that never comes is made up for.
+  const reconciler = startReconciler({
+    store: redis ? redisReconcileStore(redis, { itemTtlMs: config.events.reconcileStuckMs + 24 * 3_600_000 }) : memoryReconcileStore(),
+    bus,
+    upstream,
+    clock: options.clock ?? realClock(),
+    log,
+    afterMs: config.events.reconcileAfterMs,
+    stuckMs: config.events.reconcileStuckMs,
+  });
+  shutdown.add(() => reconciler.stop());
+  return { live, reconciler };
+}
+
+/** Runs the batches set to run (any replica may take one over); stopped before the bus and Redis close. */
+function buildPayoutBatchRunner(
+  { config, log, shutdown }: Startup,
+  service: PaymentService,
+  parts: { redis: GatewayRedis | null; idempotency: IdempotencyStore; bus: EventBus; observability: Observability },
+): PayoutBatches {
+  const { redis, idempotency, bus, observability } = parts;
+  // A connection pool of its own: batch calls never queue behind the fetches every webhook triggers (a batch of
+  // 10,000 brings 10,000 webhooks).
+  const batchUpstream = createUpstreamClient({ ...config.upstream, ...service }, { observe: observability.observeUpstreamCall });
+  shutdown.add(() => batchUpstream.close());
+  const payoutBatches = createPayoutBatches({ settings: config.payoutBatches, redis, upstream: batchUpstream, idempotency, bus, log });
+  shutdown.add(() => payoutBatches.close());
+  return payoutBatches;
+}
+
+/** The webhook route, or null (with a warning) when there is no secret to check its signatures. */
+function buildWebhookRoute(
+  { config, log, options }: Startup,
+  bus: EventBus,
+  live: LiveUpdates,
+  observability: Observability,
+): GatewayServerOptions['webhook'] {
+  const webhookSecret = config.webhook.secret ?? options.webhookSecret ?? null;
+  if (!webhookSecret) {
+    log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
+    return null;
+  }
+  return {
+    path: config.webhook.path,
+    handle: createWebhookHandler({
+      secret: webhookSecret,
+      scheme: config.webhook.scheme,
+      // In the log before the 200 (de-duplicated in the same atomic step): every replica delivers it from there.
+      accept: acceptIntoLog(bus, (event) => live.onWebhook(event)),
+      log,
+      observe: observability.observeWebhook,
+    }),
+  };
+}
+
+/** The token verifier; in sandbox mode the keys may be unset: they are generated, and a development token is minted for GraphiQL. */
+async function prepareAuth(config: Config) {
+  const { auth } = withGeneratedSecrets(config.auth);
+  const tokens = createTokenVerifier(auth);
+  const developmentToken =
+    config.mode === 'sandbox' && auth.jwtSecret
+      ? await mintStaffToken({
+          secret: auth.jwtSecret,
+          scopes: SCOPES,
+          subject: 'development',
+          ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
+          issuer: auth.issuer,
+          audience: auth.audience,
         })
       : null;
-    if (redis) cleanup.push(() => redis.close());
-    // A Redis that evicts keys could drop an idempotency key and let a payment be made twice.
-    if (redis && config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);
+  return { tokens, developmentToken };
+}
 
-    // Closed last: spans of the last operations are exported after the server has stopped.
-    const observability = await createObservability(config.observability, config.mode, log, {
-      version: packageVersion(),
-      nodeVersion: process.version,
-    });
-    cleanup.push(() => observability.close());
+/** What GET /health/ready reports: the payment service answers and Redis takes writes, checked every interval. */
+function startReadiness({ config, log, shutdown }: Startup, probedUpstream: UpstreamClient, redisParts: RedisParts | null): ReadinessProbe {
+  const readiness = startReadinessProbe({
+    upstream: probedUpstream,
+    redis: redisParts?.writes ?? null,
+    intervalMs: config.healthProbeMs,
+    log,
+  });
+  shutdown.add(async () => readiness.stop());
+  return readiness;
+}
 
-    const upstream = createUpstreamClient(
-      { ...config.upstream, baseUrl, apiKey },
-      { observe: observability.observeUpstreamCall, traceHeaders: observability.upstreamTraceHeaders },
-    );
-    // The probes' calls are counted in the metrics but not traced: a root trace every few seconds is noise.
-    const probedUpstream = { ...upstream, fetchBalance: () => runUntraced(() => upstream.fetchBalance()) };
-    cleanup.push(() => upstream.close());
+/** Everything the HTTP server stands on, built by the steps before it. */
+interface ServerParts {
+  redis: GatewayRedis | null;
+  upstream: UpstreamClient;
+  probedUpstream: UpstreamClient;
+  idempotency: IdempotencyStore;
+  live: LiveUpdates;
+  reconciler: Reconciler;
+  payoutBatches: PayoutBatches;
+  webhook: GatewayServerOptions['webhook'];
+  tokens: TokenVerifier;
+  developmentToken: MintedToken | null;
+  readiness: ReadinessProbe;
+  observability: Observability;
+}
 
-    // One view of the Redis generation for the stores built on it, and the watch of its writes and evictions.
-    const epoch = redis ? redisEpoch(redis) : null;
-    const redisWrites = redis && epoch ? redisWriteHealth({ redis, epoch, log }) : null;
-
-    const logFile = !redis && options.eventLogFile ? fileLogPersistence(options.eventLogFile) : null;
-    const bus = await createEventBus({ redis, log, retentionMs: config.events.retentionMs, memoryLogPersistence: logFile ?? undefined });
-    if (logFile) cleanup.push(async () => logFile.flush());
-    cleanup.push(() => bus.close());
-    const idempotency = observedIdempotencyStore(
-      redis
-        ? redisIdempotencyStore(redis, {
-            pendingTtlMs: config.idempotencyPendingTtlMs,
-            epoch: epoch!,
-            unsafe: () => redisWrites!.problem,
-          })
-        : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs }),
-      observability.observeIdempotency,
-    );
-
-    const live = createLiveUpdates({
-      bus,
-      upstream,
+/** The HTTP/WebSocket server, not yet listening. */
+function buildServer({ config, log, options }: Startup, parts: ServerParts): GatewayServer {
+  const { redis, reconciler, developmentToken, observability } = parts;
+  return createGatewayServer({
+    services: {
+      upstream: parts.upstream,
+      idempotency: parts.idempotency,
+      idempotencySettleMs: config.idempotencySettleMs,
+      live: parts.live,
       log,
-      polling: { initialMs: config.subscriptions.pollInitialMs, maxMs: config.subscriptions.pollMaxMs },
-      ...(options.clock ? { pollTimers: options.clock } : {}),
-    });
-    cleanup.push(async () => live.close());
+      tokens: parts.tokens,
+      pageSize: config.upstream.pageSize,
+      resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
+      payoutBatches: parts.payoutBatches,
+      limitServices: options.withoutLimits
+        ? undefined
+        : {
+            maxUpstreamCallsPerOperation: config.limits.maxUpstreamCallsPerOperation,
+            rateLimits: createRateLimits(config.limits, redis, log, (kind) => observability.observeRateLimitRefusal(kind)),
+          },
+    },
+    limits: config.limits,
+    limitsOff: options.withoutLimits ?? false,
+    graphiqlToken: developmentToken?.token ?? null,
+    // Read and checked now: a missing or inconsistent manifest stops the start.
+    trustedDocuments: loadTrustedDocuments(config.trustedDocuments),
+    maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
+    maxFrameBytes: config.subscriptions.maxFrameBytes,
+    // A payment call in flight ends within its own deadline; the margin covers recording its result.
+    drainTimeoutMs: config.upstream.timeoutMs + SHUTDOWN_MARGIN_MS,
+    webhook: parts.webhook,
+    clientAddressing: clientAddressing(config.trustProxy),
+    health: createHealthProbe(parts.probedUpstream, config.mode, undefined, redis?.commands ?? null),
+    readiness: parts.readiness,
+    observability,
+  });
+}
 
-    // Resources created through the gateway are watched until final, so a webhook that never comes is made up for.
-    const reconciler = startReconciler({
-      store: redis ? redisReconcileStore(redis, { itemTtlMs: config.events.reconcileStuckMs + 24 * 3_600_000 }) : memoryReconcileStore(),
-      bus,
+/** Listens, then reports readiness and the event log's lag in the metrics; returns the server's URL. */
+async function listen(
+  { config, log, shutdown }: Startup,
+  service: PaymentService,
+  parts: { server: GatewayServer; readiness: ReadinessProbe; bus: EventBus; observability: Observability },
+): Promise<string> {
+  const { server, readiness, bus, observability } = parts;
+  const url = await server.listen(config.port, config.host);
+  shutdown.add(() => server.close({ graceMs: shutdown.graceMs }));
+  observability.metrics.watch({ ready: () => readiness.current().ready && !server.leaving, eventLogLag: () => bus.lag() });
+  // A service unreachable at start is one warning line (readiness stays 503 until it answers).
+  void readiness.firstCheck.then(() => {
+    const report = readiness.current();
+    if (report.upstream !== 'ok') {
+      log.warn('payment service not reachable at start', { upstream: report.upstream, service: new URL(service.baseUrl).origin });
+    }
+  });
+  return url;
+}
+
+/** Starts the gateway step by step; a step that fails closes what the steps before it opened. */
+export async function startGateway(config: Config, log: Logger, options: StartGatewayOptions = {}): Promise<RunningGateway> {
+  const shutdown = shutdownSequence(log);
+  const startup: Startup = { config, log, options, shutdown };
+  try {
+    const service = paymentService(config, options);
+    const redisParts = await connectCheckedRedis(startup);
+    const redis = redisParts?.redis ?? null;
+    const observability = await startObservability(startup);
+    const { upstream, probedUpstream } = connectUpstream(startup, service, observability);
+    const bus = await openEventBus(startup, redis);
+    const idempotency = buildIdempotencyStore(startup, redisParts, observability);
+    const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
+    const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
+    const webhook = buildWebhookRoute(startup, bus, live, observability);
+    const { tokens, developmentToken } = await prepareAuth(config);
+
+    const readiness = startReadiness(startup, probedUpstream, redisParts);
+
+    const server = buildServer(startup, {
+      redis,
       upstream,
-      clock: options.clock ?? realClock(),
-      log,
-      afterMs: config.events.reconcileAfterMs,
-      stuckMs: config.events.reconcileStuckMs,
-    });
-    cleanup.push(() => reconciler.stop());
-
-    // Runs the batches set to run (any replica may take one over); stopped before the bus and Redis close.
-    // A connection pool of its own: batch calls never queue behind the fetches every webhook triggers (a batch of
-    // 10,000 brings 10,000 webhooks).
-    const batchUpstream = createUpstreamClient({ ...config.upstream, baseUrl, apiKey }, { observe: observability.observeUpstreamCall });
-    cleanup.push(() => batchUpstream.close());
-    const payoutBatches = createPayoutBatches({ settings: config.payoutBatches, redis, upstream: batchUpstream, idempotency, bus, log });
-    cleanup.push(() => payoutBatches.close());
-
-    if (!webhookSecret) log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
-    const webhook = webhookSecret
-      ? {
-          path: config.webhook.path,
-          handle: createWebhookHandler({
-            secret: webhookSecret,
-            scheme: config.webhook.scheme,
-            // In the log before the 200 (de-duplicated in the same atomic step): every replica delivers it from there.
-            accept: acceptIntoLog(bus, (event) => live.onWebhook(event)),
-            log,
-            observe: observability.observeWebhook,
-          }),
-        }
-      : null;
-
-    // Sandbox mode may leave the keys unset: they are generated, and a development token is minted for GraphiQL.
-    const { auth } = withGeneratedSecrets(config.auth);
-    const tokens = createTokenVerifier(auth);
-    const developmentToken =
-      config.mode === 'sandbox' && auth.jwtSecret
-        ? await mintStaffToken({
-            secret: auth.jwtSecret,
-            scopes: SCOPES,
-            subject: 'development',
-            ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
-            issuer: auth.issuer,
-            audience: auth.audience,
-          })
-        : null;
-
-    const readiness = startReadinessProbe({ upstream: probedUpstream, redis: redisWrites, intervalMs: config.healthProbeMs, log });
-    cleanup.push(async () => readiness.stop());
-
-    const server = createGatewayServer({
-      services: {
-        upstream,
-        idempotency,
-        idempotencySettleMs: config.idempotencySettleMs,
-        live,
-        log,
-        tokens,
-        pageSize: config.upstream.pageSize,
-        resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
-        payoutBatches,
-        limitServices: options.withoutLimits
-          ? undefined
-          : {
-              maxUpstreamCallsPerOperation: config.limits.maxUpstreamCallsPerOperation,
-              rateLimits: createRateLimits(config.limits, redis, log, (kind) => observability.observeRateLimitRefusal(kind)),
-            },
-      },
-      limits: config.limits,
-      limitsOff: options.withoutLimits ?? false,
-      graphiqlToken: developmentToken?.token ?? null,
-      // Read and checked now: a missing or inconsistent manifest stops the start.
-      trustedDocuments: loadTrustedDocuments(config.trustedDocuments),
-      maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
-      maxFrameBytes: config.subscriptions.maxFrameBytes,
-      // A payment call in flight ends within its own deadline; the margin covers recording its result.
-      drainTimeoutMs: config.upstream.timeoutMs + SHUTDOWN_MARGIN_MS,
+      probedUpstream,
+      idempotency,
+      live,
+      reconciler,
+      payoutBatches,
       webhook,
-      clientAddressing: clientAddressing(config.trustProxy),
-      health: createHealthProbe(probedUpstream, config.mode, undefined, redis?.commands ?? null),
+      tokens,
+      developmentToken,
       readiness,
       observability,
     });
-    const url = await server.listen(config.port, config.host);
-    cleanup.push(() => server.close({ graceMs }));
-    observability.metrics.watch({ ready: () => readiness.current().ready && !server.leaving, eventLogLag: () => bus.lag() });
-    // A service unreachable at start is one warning line (readiness stays 503 until it answers).
-    void readiness.firstCheck.then(() => {
-      const report = readiness.current();
-      if (report.upstream !== 'ok') {
-        log.warn('payment service not reachable at start', { upstream: report.upstream, service: new URL(baseUrl).origin });
-      }
-    });
+    const url = await listen(startup, service, { server, readiness, bus, observability });
 
-    const webhookUrl = webhook ? `${url}${webhook.path}` : null;
     return {
       url,
       graphqlUrl: `${url}${GRAPHQL_PATH}`,
-      webhookUrl,
+      webhookUrl: webhook ? `${url}${webhook.path}` : null,
       upstream,
       bus,
       live,
@@ -260,10 +432,10 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       server,
       readiness,
       developmentToken,
-      close: closeAll,
+      close: shutdown.close,
     };
   } catch (err) {
-    await closeAll();
+    await shutdown.close();
     throw err;
   }
 }

@@ -2,37 +2,47 @@
 // config really catches what it claims to (a resolver that silently fails to
 // follow `.js` -> `.ts` imports would make every layering rule pass vacuously),
 // and that the webhook signature check stays constant-time.
-import { readFileSync } from 'node:fs';
+import nodeCrypto from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signBody, verifySignature } from '../src/webhooks/signature.js';
 
-const crypto = vi.hoisted(() => ({ calls: 0 }));
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:crypto')>();
-  return {
-    ...actual,
-    timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
-      crypto.calls++;
-      return actual.timingSafeEqual(a, b);
-    },
-  };
-});
-
-const { signBody, verifySignature } = await import('../src/webhooks/signature.js');
+/**
+ * Counts calls of crypto.timingSafeEqual while the signature tests run. Node's own way to replace a
+ * built-in's export: change the module object, then syncBuiltinESMExports() updates what `import {
+ * timingSafeEqual } from 'node:crypto'` sees (no module mock, so this file shares its worker's modules).
+ */
+const crypto = { calls: 0 };
+const { timingSafeEqual } = nodeCrypto;
+function countTimingSafeEqual(on: boolean) {
+  nodeCrypto.timingSafeEqual = on
+    ? (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+        crypto.calls++;
+        return timingSafeEqual(a, b);
+      }
+    : timingSafeEqual;
+  syncBuiltinESMExports();
+}
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const eslint = new ESLint({ cwd: root });
+// The layering checks run without import-x/no-cycle, which walks the whole import graph behind the file
+// linted (seconds for ../schema/index.js) and decides nothing they assert; the cycle checks use the full config.
+const eslintWithoutCycles = new ESLint({ cwd: root, overrideConfig: { rules: { 'import-x/no-cycle': 'off' } } });
 
 /** Rule ids reported for `code` as if it were the file at `path` (relative to the repo root). */
-async function rulesHit(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
+async function rulesHit(path: string, code: string, linter = eslint): Promise<string[]> {
+  const [result] = await linter.lintText(code, { filePath: `${root}${path}` });
   const fatal = result!.messages.filter((m) => m.fatal);
   expect(fatal).toEqual([]);
   return result!.messages.map((m) => m.ruleId ?? '');
 }
 
 const LAYERING = 'import-x/no-restricted-paths';
+const layeringHit = (path: string, code: string) => rulesHit(path, code, eslintWithoutCycles);
 
 describe('layering rules', () => {
   it.each([
@@ -47,14 +57,24 @@ describe('layering rules', () => {
     ['src/events/x.ts', '../webhooks/receiver.js'],
     ['src/webhooks/x.ts', '../live/index.js'],
     ['src/live/x.ts', '../schema/index.js'],
-    ['src/auth/x.ts', '../server.js'],
-    ['src/schema/x.ts', '../server.js'],
+    ['src/auth/x.ts', '../http/server.js'],
+    ['src/schema/x.ts', '../http/server.js'],
+    ['src/schema/x.ts', '../execution/error-masking.js'],
     ['src/schema/x.ts', '../webhooks/signature.js'],
-    ['src/server.ts', './sandbox/index.js'],
+    ['src/http/server.ts', '../sandbox/index.js'],
+    ['src/http/x.ts', '../webhooks/receiver.js'],
+    ['src/http/x.ts', '../gateway.js'],
+    ['src/http/client-address.ts', './caller.js'],
+    ['src/execution/x.ts', '../schema/index.js'],
+    ['src/execution/x.ts', '../http/caller.js'],
+    ['src/graphiql/x.ts', '../http/server.js'],
+    ['src/health/x.ts', '../http/server.js'],
+    ['src/files/x.ts', '../config.js'],
+    ['src/limits/x.ts', '../graphiql/compressed-page.js'],
     ['src/gateway.ts', './sandbox/index.js'],
     ['src/live/x.ts', '../sandbox/index.js'],
   ])('%s may not import %s', async (file, target) => {
-    expect(await rulesHit(file, `import * as m from '${target}';\nexport { m };\n`)).toContain(LAYERING);
+    expect(await layeringHit(file, `import * as m from '${target}';\nexport { m };\n`)).toContain(LAYERING);
   });
 
   it.each([
@@ -68,28 +88,69 @@ describe('layering rules', () => {
     ['src/live/x.ts', '../events/bus.js'],
     ['src/schema/x.ts', '../upstream/types.js'],
     ['src/idempotency/x.ts', '../config.js'],
+    ['src/http/x.ts', '../schema/index.js'],
+    ['src/http/x.ts', '../execution/error-masking.js'],
+    ['src/http/x.ts', '../health/readiness.js'],
+    ['src/execution/x.ts', '../errors/top-level.js'],
+    ['src/graphiql/x.ts', '../files/project-files.js'],
+    ['src/health/x.ts', '../upstream/types.js'],
+    ['src/config.ts', './http/client-address.js'],
   ])('%s may import %s', async (file, target) => {
-    const hits = await rulesHit(file, `import * as m from '${target}';\nexport { m };\n`);
+    const hits = await layeringHit(file, `import * as m from '${target}';\nexport { m };\n`);
     expect(hits).not.toContain(LAYERING);
     expect(hits).not.toContain('import-x/no-unresolved');
   });
 
   it('auth/ imports upstream types only', async () => {
-    expect(await rulesHit('src/auth/x.ts', `import { x } from '../upstream/types.js';\nexport { x };\n`)).toContain(
+    expect(await layeringHit('src/auth/x.ts', `import { x } from '../upstream/types.js';\nexport { x };\n`)).toContain(
       '@typescript-eslint/no-restricted-imports',
     );
-    const typeOnly = await rulesHit('src/auth/x.ts', `import type { x } from '../upstream/types.js';\nexport type { x };\n`);
+    const typeOnly = await layeringHit('src/auth/x.ts', `import type { x } from '../upstream/types.js';\nexport type { x };\n`);
     expect(typeOnly).not.toContain('@typescript-eslint/no-restricted-imports');
     expect(typeOnly).not.toContain(LAYERING);
   });
 
   it('src/ never imports tests or benchmarks, at any relative depth', async () => {
-    expect(await rulesHit('src/x.ts', `import '../test/helpers/gateway.js';\n`)).toContain(LAYERING);
-    expect(await rulesHit('src/live/x.ts', `import '../../bench/run.js';\n`)).toContain(LAYERING);
+    expect(await layeringHit('src/x.ts', `import '../test/helpers/gateway.js';\n`)).toContain(LAYERING);
+    expect(await layeringHit('src/live/x.ts', `import '../../bench/run.js';\n`)).toContain(LAYERING);
   });
 
   it('an import that does not resolve is an error, not a silent pass', async () => {
-    expect(await rulesHit('src/upstream/x.ts', `import '../schema/nope.js';\n`)).toContain('import-x/no-unresolved');
+    expect(await layeringHit('src/upstream/x.ts', `import '../schema/nope.js';\n`)).toContain('import-x/no-unresolved');
+  });
+});
+
+describe('rooms', () => {
+  const src = `${root}src`;
+
+  it('src/ root holds only the entry point, the assembly, config and logger; everything else lives in a folder', () => {
+    const loose = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.ts'));
+    expect(loose.map((entry) => entry.name).sort()).toEqual(['config.ts', 'gateway.ts', 'logger.ts', 'main.ts']);
+  });
+
+  it('every folder of src/ has a lint zone saying what it may import', async () => {
+    const config = (await eslint.calculateConfigForFile(`${src}/upstream/x.ts`)) as {
+      rules: Record<string, [unknown, { zones: { target: string | string[] }[] }]>;
+    };
+    const targets = config.rules[LAYERING]![1].zones.flatMap((zone) => [zone.target].flat());
+    const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.length).toBeGreaterThan(10);
+    const zoneless = folders
+      .map((entry) => entry.name)
+      .filter((name) => !targets.some((target) => target === `./src/${name}` || target.startsWith(`./src/${name}/`)));
+    expect(zoneless).toEqual([]);
+  });
+
+  it("test/ mirrors src/: each of its folders is a folder of src/ or one of the tests' own", () => {
+    // helpers and fixtures serve every test, gql is generated, client tests the client kit, security probes across layers.
+    const testsOwn = ['client', 'fixtures', 'gql', 'helpers', 'security'];
+    const srcFolders = readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const stray = readdirSync(`${root}test`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !srcFolders.includes(entry.name) && !testsOwn.includes(entry.name))
+      .map((entry) => entry.name);
+    expect(stray).toEqual([]);
   });
 });
 
@@ -124,6 +185,8 @@ describe('webhook signatures are compared in constant time', () => {
     expect(await rulesHit('src/webhooks/signature.ts', changed)).toContain('no-restricted-syntax');
   });
 
+  beforeAll(() => countTimingSafeEqual(true));
+  afterAll(() => countTimingSafeEqual(false));
   beforeEach(() => {
     crypto.calls = 0;
   });

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogger, REDACTED } from '../src/logger.js';
+import { compiled } from './helpers/compiled.js';
 
 function capture(level: Parameters<typeof createLogger>[0]) {
   const lines: string[] = [];
@@ -154,11 +155,11 @@ describe('pino output shape', () => {
   it('writes to stderr by default, nothing on stdout, and nothing from silentLogger', () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
     const script = `
-      const { createLogger, silentLogger } = await import('./src/logger.ts');
+      const { createLogger, silentLogger } = await import(${JSON.stringify(pathToFileURL(compiled('src/logger.ts')).href)});
       createLogger('info').info('to stderr', { token: 'SECRET8' });
       silentLogger.error('never');
     `;
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('{'));

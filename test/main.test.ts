@@ -1,8 +1,8 @@
 // The entry point on its own, as `npm start` runs it: it starts the gateway
 // with the embedded sandbox, serves GraphiQL, and the sandbox's webhooks reach
 // the gateway, so a chargeUpdated subscription fires when the OTP is submitted.
-// The entry point runs from source through tsx (`npm start` builds with tsc
-// first; the typecheck of `npm test` already compiles the same sources), and
+// The entry point runs compiled to JavaScript, as `npm start` runs it (compiled
+// once per test run: helpers/compiled.ts; `npm start` builds with tsc first), and
 // we start it ourselves so the signal reaches our process, not npm's.
 import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +14,7 @@ import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { compiled } from './helpers/compiled.js';
 import { postGraphQL } from './helpers/gateway.js';
 import { waitFor } from './helpers/wait.js';
 import { graphql } from './gql/index.js';
@@ -28,7 +29,7 @@ let authorization = '';
 beforeAll(async () => {
   const scripts = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')).scripts as Record<string, string>;
   expect(scripts.start).toBe('node dist/src/main.js');
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  child = spawn(process.execPath, [compiled('src/main.ts')], {
     cwd: repoRoot,
     // debug: the embedded sandbox logs each request it serves (how the test sees the subscription's baseline).
     // A data folder of its own: the project's .sandbox-data/ is the developer's.

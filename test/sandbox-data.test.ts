@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compiled } from './helpers/compiled.js';
 import { bareEnv, repoRoot, startAsNpmStart, type StartedGateway } from './helpers/npm-start.js';
 import { waitFor } from './helpers/wait.js';
 
@@ -36,7 +37,7 @@ function runScript(script: string, args: string[] = []): Promise<{ code: number;
     // Only the data folder is set: no AUTH_JWT_SECRET, no PAYMENT_* (sandbox mode).
     execFile(
       process.execPath,
-      ['--import', 'tsx', script, ...args],
+      [compiled(script), ...args],
       { cwd: repoRoot, env: bareEnv({ SANDBOX_DATA_DIR: dataDir }) },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -74,6 +75,8 @@ describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
       async () => ((await gql(running!, firstToken, EVENTS)).data?.events.edges.length ?? 0) > 0,
       'the charge.success event',
       10_000,
+      // Each check is a GraphQL request to the gateway's process: a step of 20 ms, not the default 2.
+      20,
     );
     eventId = (await gql(running, firstToken, EVENTS)).data!.events.edges[0].node.id;
     const listed = await gql(running, firstToken, LIST);
@@ -88,7 +91,7 @@ describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
 
   for (const round of ['second', 'third']) {
     it(`${round} start: the same charge, balance, event and development token`, async () => {
-      running = await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
+      running ??= await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
       expect(running.output()).toMatch(/Sandbox data: .* \(kept from the last run; npm run sandbox:reset starts fresh\)/);
       // The token printed by the first start (what GraphiQL stored) still verifies.
       const listed = await gql(running, firstToken, LIST);
@@ -97,8 +100,11 @@ describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
       expect(listed.data!.balance.collection).toEqual(balanceAfter);
       const events = await gql(running, firstToken, EVENTS);
       expect(events.data!.events.edges).toEqual([{ node: { id: eventId, reference } }]);
-      await running.stop();
-      running = null;
+      // The third start stays up for the next test: it is a start with no secret set, on the same data.
+      if (round === 'second') {
+        await running.stop();
+        running = null;
+      }
     }, 60_000);
   }
 
@@ -106,7 +112,7 @@ describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
     const minted = await runScript('scripts/token.ts', ['--scope', 'payments:read', '--sub', 'me']);
     expect(minted.code).toBe(0);
     expect(minted.stderr).toMatch(/signed with the sandbox's development secret/);
-    running = await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
+    running ??= await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
     const listed = await gql(running, `Bearer ${minted.stdout.trim()}`, '{ charges(first: 1) { totalCount } }');
     expect(listed).toEqual({ data: { charges: { totalCount: 1 } } });
     await running.stop();

@@ -3,7 +3,7 @@
 // authentication, limits, rate limits, logs, metrics, Redis), each in its own process.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -58,7 +58,9 @@ export async function recordFixtures(): Promise<StubFixtures> {
 export async function startGatewayProcess(stubUrl: string, jwtSecret: string, env: Record<string, string> = {}): Promise<Child> {
   // BENCH_PROFILE=<dir>: the gateway writes a CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  return startChild(process.execPath, [...profile, join(ROOT, 'dist/src/main.js')], {
+  // BENCH_GATEWAY_FLAGS='--trace-gc': more node flags for the gateway; BENCH_GATEWAY_LOG=<file>: its output, kept.
+  const flags = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = await startChild(process.execPath, [...profile, ...flags, join(ROOT, 'dist/src/main.js')], {
     label: 'gateway',
     ready: /GraphQL gateway ready: (\S+)/,
     env: {
@@ -82,6 +84,8 @@ export async function startGatewayProcess(stubUrl: string, jwtSecret: string, en
       ...(JSON.parse(process.env.BENCH_GATEWAY_ENV ?? '{}') as Record<string, string>),
     },
   });
+  if (process.env.BENCH_GATEWAY_LOG) child.process.stdout!.pipe(createWriteStream(process.env.BENCH_GATEWAY_LOG));
+  return child;
 }
 
 export const stubStats = async (stubUrl: string) =>

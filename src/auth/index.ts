@@ -1,5 +1,5 @@
 // Identity: who may call the gateway (staff tokens with scopes, client tokens bound to one payment).
-export { AuthError, type AuthFailureReason } from './errors.js';
+export { AuthError, type AuthFailureReason } from './auth-error.js';
 export { bearerFrom, hasSeveralAuthorizations, isCredentialList } from './bearer.js';
 export { withGeneratedSecrets, deriveClientTokenSecret, type CompletedAuth } from './keys.js';
 export {
@@ -12,7 +12,7 @@ export {
   type Principal,
   type StaffPrincipal,
 } from './principal.js';
-export { SCOPES, SCOPE_TABLE, isScope, parseScopeClaim, requiredScopeFor, type RootType, type Scope, type ScopeGrant } from './scopes.js';
+export { SCOPES, isScope, parseScopeClaim, type Scope } from './scopes.js';
 export { mintStaffToken, type MintedToken, type StaffTokenRequest } from './staff-token.js';
 export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from './verify.js';
 export { parseDurationSeconds } from './duration.js';

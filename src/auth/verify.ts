@@ -17,7 +17,7 @@ import {
   signClientToken,
 } from './client-token.js';
 import { bearerFrom } from './bearer.js';
-import { AuthError, type AuthFailureReason } from './errors.js';
+import { AuthError, type AuthFailureReason } from './auth-error.js';
 import { secretBytes } from './keys.js';
 import type { ClientPrincipal, ClientResource, Principal, StaffPrincipal } from './principal.js';
 import { parseScopeClaim } from './scopes.js';

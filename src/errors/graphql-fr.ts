@@ -5,7 +5,7 @@
 // the French (never copied in English), and a sentence we do not know gets a
 // general French sentence with its position in the document.
 import type { GraphQLError } from 'graphql';
-import { TOP_LEVEL_ERRORS, isTopLevelCode, topLevelText } from './top-level.js';
+import { isTopLevelCode, raisedText, topLevelText } from './top-level.js';
 
 type Rule = [RegExp, (...groups: string[]) => string];
 
@@ -195,16 +195,8 @@ export function frenchOf(error: GraphQLError): string {
   if (translated) return translated;
   const code = error.extensions?.code;
   if (isTopLevelCode(code)) {
-    const entry = TOP_LEVEL_ERRORS[code] as {
-      samples: readonly unknown[];
-      fromRaised?: (e: Record<string, unknown>, m: string) => unknown;
-    };
-    const params = entry.fromRaised
-      ? entry.fromRaised(error.extensions, error.message)
-      : entry.samples.length === 1
-        ? entry.samples[0]
-        : null;
-    if (params !== null) return topLevelText(code, params as never).fr;
+    const text = raisedText(code, error.extensions, error.message);
+    if (text) return text.fr;
   }
   const at = error.locations?.[0];
   return `La requête n’a pas pu être traitée${at ? ` (ligne ${at.line}, colonne ${at.column})` : ''}.`;

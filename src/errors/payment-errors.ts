@@ -4,7 +4,7 @@
 // The English and French texts are ours, written for the person paying or
 // being paid; upstream internals never reach them.
 import { GraphQLError } from 'graphql';
-import { UpstreamCallError, isRetryableCode, type ErrorCode } from '../upstream/errors.js';
+import { UpstreamCallError, isRetryableCode, type ErrorCode } from '../upstream/call-error.js';
 import { WALLETS, type ResourceKind, type SettlementStatus, type Wallet } from '../upstream/types.js';
 import { serviceFieldMessage, withOperatorNames } from './field-messages.js';
 import { operatorName } from './operators.js';
@@ -230,9 +230,6 @@ export class ServiceUnavailableError extends PaymentError {
     'Le service est momentanément indisponible ; rien n’a été effectué. Réessayez dans un instant avec la même clé d’idempotence.';
   constructor(options?: { cause?: unknown }) {
     super('The service is temporarily unavailable; nothing was done. Try again in a moment with the same idempotency key.', options);
-  }
-  override get retryable(): boolean {
-    return true;
   }
 }
 

@@ -9,7 +9,7 @@
 // Typed mutation errors (PaymentError union members) are not here: they live
 // in payment-errors.ts and reach clients as data, with `messageFr` as a field.
 import { GraphQLError, type ASTNode, type Source } from 'graphql';
-import type { ErrorCode } from '../upstream/errors.js';
+import type { ErrorCode } from '../upstream/call-error.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
 
 export interface Text {
@@ -33,7 +33,7 @@ interface Entry<P> {
 
 const entry = <P = undefined>(e: Entry<P>): Entry<P> => e;
 
-/** Why a token was refused, as far as the caller is told (see src/auth/errors.ts). */
+/** Why a token was refused, as far as the caller is told (see src/auth/auth-error.ts). */
 export type TokenProblem = 'missing' | 'malformed' | 'invalid' | 'expired' | 'kind' | 'keys_unavailable';
 
 const TOKEN_PROBLEMS: Record<TokenProblem, Text> = {
@@ -443,6 +443,12 @@ export const TOP_LEVEL_ERRORS = {
 export type TopLevelCode = keyof typeof TOP_LEVEL_ERRORS;
 type ParamsOf<C extends TopLevelCode> = Parameters<(typeof TOP_LEVEL_ERRORS)[C]['text']>[0];
 
+/**
+ * The catalogue seen code by code: for a generic `C extends TopLevelCode`, `CATALOGUE[code]` is an
+ * `Entry<ParamsOf<C>>`, so code that reads an entry needs no cast (TypeScript's correlated-union pattern).
+ */
+const CATALOGUE: { [C in TopLevelCode]: Entry<ParamsOf<C>> } = TOP_LEVEL_ERRORS;
+
 export interface TopLevelOptions {
   /** Extra extensions (requiredScope, retryable, requestId, http...). */
   extensions?: Record<string, unknown>;
@@ -453,7 +459,21 @@ export interface TopLevelOptions {
 }
 
 export function topLevelText<C extends TopLevelCode>(code: C, params: ParamsOf<C>): Text {
-  return (TOP_LEVEL_ERRORS[code].text as (p: ParamsOf<C>) => Text)(params);
+  return CATALOGUE[code].text(params);
+}
+
+/**
+ * The text of an error raised under a catalogue code without `messageFr` (by a library, or by older
+ * code): its params read back from the error, or the code's only variant; null when they cannot be told.
+ */
+export function raisedText<C extends TopLevelCode>(code: C, extensions: Record<string, unknown>, message: string): Text | null {
+  const entry = CATALOGUE[code];
+  if (entry.fromRaised) {
+    const params = entry.fromRaised(extensions, message);
+    return params === null ? null : entry.text(params);
+  }
+  const variants = entry.samples.map((sample) => entry.text(sample));
+  return variants.length === 1 ? (variants[0] ?? null) : null;
 }
 
 /** The GraphQL error of `code`, in English, with `extensions.code` and `extensions.messageFr`. */

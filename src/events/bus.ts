@@ -27,9 +27,10 @@ import {
   type MemoryLogPersistence,
 } from './log.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
-import { startTailer, type LogTailer, type TailListener } from './tailer.js';
+import { REMEMBERED_DELIVERIES, startTailer, type LogTailer, type TailListener } from './tailer.js';
 import { logLag, type LogLag } from './lag.js';
 import { memoryTransport, redisTransport, type Transport } from './transport.js';
+import { createEventStream, type EventStream } from './event-stream.js';
 
 /** A resource's new state. The GraphQL schema defines the concrete resource shapes. */
 export interface ResourceChange {
@@ -42,7 +43,7 @@ export interface ResourceChange {
 }
 
 /** An event stream whose return() always exists (ends the subscription). */
-export type EventStream<T> = AsyncIterableIterator<T> & { return(): Promise<IteratorResult<T>> };
+export type { EventStream };
 
 export interface EventBus {
   readonly mode: 'memory' | 'redis';
@@ -54,7 +55,12 @@ export interface EventBus {
    * Every event appended after `after` (a log id; without it: from now on), in log order, each once: first
    * those already in the log, then live ones as this replica reads them. Check `after` with checkResumable first.
    */
-  subscribePaymentEvents(options?: { after?: StreamId | null; kinds?: ReadonlySet<string> | null }): EventStream<LoggedPaymentEvent>;
+  subscribePaymentEvents<F = never>(options?: {
+    after?: StreamId | null;
+    kinds?: ReadonlySet<string> | null;
+    /** The stream's failure (a gap, a subscriber too slow...) as its last value instead of a rejected next(). */
+    failureAs?: (error: unknown) => F;
+  }): EventStream<LoggedPaymentEvent | F>;
   /**
    * Rejects with ResumeTooOldError when events after `after` may be gone from the log (trimmed, or lost with
    * Redis: `generation`, the one the id was issued in, is not the log's any more; null for an id from before
@@ -167,10 +173,10 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   let routing: (() => void) | null = null;
   const listenToResource = (key: string, listener: TailListener): (() => void) => {
     routing ??= tailer.listen({
-      onEvent(event) {
+      onEvent(event, copy) {
         if (!event.resourceType || !event.reference) return;
         const listeners = resourceListeners.get(resourceKey(event.resourceType, event.reference));
-        if (listeners) for (const one of [...listeners]) one.onEvent(event);
+        if (listeners) for (const one of [...listeners]) one.onEvent(event, copy);
       },
       onGap(error) {
         for (const listeners of [...resourceListeners.values()]) for (const one of [...listeners]) one.onGap(error);
@@ -185,68 +191,75 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     };
   };
 
-  const logStream = (
+  const logStream = <F = never>(
     after: StreamId | null,
     wanted: (event: LoggedPaymentEvent) => boolean,
     listen: (listener: TailListener) => () => void = (listener) => tailer.listen(listener),
-  ): EventStream<LoggedPaymentEvent> => {
+    failureAs?: (error: unknown) => F,
+  ): EventStream<LoggedPaymentEvent | F> => {
     ensureOpen();
-    return new Repeater<LoggedPaymentEvent>(async (push, stop) => {
-      if (closed) return stop();
-      const end = () => stop();
-      running.add(end);
-      let stopped = false;
-      void stop.then(() => (stopped = true));
-      let last = after ?? tailer.position;
-      // Ids compare only within one generation of the log: a new log's may start below the last one seen.
-      let lastGeneration = after === null ? tailer.generation : undefined;
-      let replaying = after !== null;
-      const held: LoggedPaymentEvent[] = [];
-      let backlog = 0;
-      const deliver = (event: LoggedPaymentEvent) => {
-        const sameLog = lastGeneration === undefined || (event.generation ?? '') === (lastGeneration ?? '');
-        if (sameLog && compareStreamIds(event.seq, last) <= 0) return;
-        last = event.seq;
-        lastGeneration = event.generation ?? '';
-        if (!wanted(event)) return;
-        if (backlog >= maxBuffered) return stop(new SubscriberTooSlowError(`more than ${maxBuffered} undelivered events`));
-        backlog += 1;
-        push(event).then(
-          () => (backlog -= 1),
-          (err: unknown) => stop(err),
-        );
-      };
-      const unlisten = listen({
-        onEvent(event) {
-          if (!replaying) return deliver(event);
-          if (held.length >= maxBuffered)
-            return stop(new SubscriberTooSlowError(`more than ${maxBuffered} events arrived during the replay`));
-          held.push(event);
-        },
-        onGap: (error) => stop(error),
-      });
-      try {
-        while (replaying && !stopped) {
-          const batch = await eventLog.ascending(last, REPLAY_BATCH);
-          if (batch.length === 0) break;
-          for (const event of batch) {
-            if (stopped) break;
-            last = event.seq;
-            lastGeneration = event.generation ?? '';
-            // One at a time: a replay of thousands waits for the client instead of piling up.
-            if (wanted(event)) await push(event);
+    return createEventStream<LoggedPaymentEvent | F>(
+      async (sink) => {
+        if (closed) return sink.stop();
+        const end = () => sink.stop();
+        running.add(end);
+        let last = after ?? tailer.position;
+        // Ids compare only within one generation of the log: a new log's may start below the last one seen.
+        let lastGeneration = after === null ? tailer.generation : undefined;
+        let replaying = after !== null;
+        const held: Array<[LoggedPaymentEvent, boolean]> = [];
+        // Delivery ids this replay read from the log that the tailer had handed out: a copy of one logged again
+        // (see tailer.ts), whether read later in the replay or passed on by the tailer, is one this stream has.
+        const replayedHandedOut = new Set<string>();
+        const deliver = (event: LoggedPaymentEvent, copy: boolean) => {
+          if (copy && replayedHandedOut.has(event.id)) return;
+          const sameLog = lastGeneration === undefined || (event.generation ?? '') === (lastGeneration ?? '');
+          if (sameLog && compareStreamIds(event.seq, last) <= 0) return;
+          last = event.seq;
+          lastGeneration = event.generation ?? '';
+          if (!wanted(event)) return;
+          if (sink.unread >= maxBuffered) return sink.stop(new SubscriberTooSlowError(`more than ${maxBuffered} undelivered events`));
+          sink.push(event);
+        };
+        const unlisten = listen({
+          onEvent(event, copy) {
+            if (!replaying) return deliver(event, copy);
+            if (held.length >= maxBuffered)
+              return sink.stop(new SubscriberTooSlowError(`more than ${maxBuffered} events arrived during the replay`));
+            held.push([event, copy]);
+          },
+          onGap: (error) => sink.stop(error),
+        });
+        try {
+          while (replaying && !sink.stopped) {
+            const batch = await eventLog.ascending(last, REPLAY_BATCH);
+            if (batch.length === 0) break;
+            for (const event of batch) {
+              if (sink.stopped) break;
+              last = event.seq;
+              lastGeneration = event.generation ?? '';
+              if (tailer.handedOut(event.id)) {
+                if (replayedHandedOut.has(event.id)) continue; // a copy logged again, this replay's second
+                if (replayedHandedOut.size < REMEMBERED_DELIVERIES) replayedHandedOut.add(event.id);
+              }
+              if (!wanted(event)) continue;
+              // One at a time: a replay of thousands waits for the client instead of piling up.
+              sink.push(event);
+              await sink.drained();
+            }
           }
+          replaying = false;
+          for (const [event, copy] of held.splice(0)) deliver(event, copy);
+          await sink.ended;
+        } catch (err) {
+          sink.stop(err);
+        } finally {
+          unlisten();
+          running.delete(end);
         }
-        replaying = false;
-        for (const event of held.splice(0)) deliver(event);
-        await stop;
-      } catch (err) {
-        stop(err);
-      } finally {
-        unlisten();
-        running.delete(end);
-      }
-    });
+      },
+      { failureAs },
+    );
   };
 
   return {
@@ -264,7 +277,7 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     },
     subscribePaymentEvents(options = {}) {
       const kinds = options.kinds;
-      return logStream(options.after ?? null, kinds ? (event) => kinds.has(event.kind) : () => true);
+      return logStream(options.after ?? null, kinds ? (event) => kinds.has(event.kind) : () => true, undefined, options.failureAs);
     },
     async checkResumable(after, generation = null) {
       // Another log than the id's (Redis restarted empty): its ids say nothing about what the client missed.

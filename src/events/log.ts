@@ -46,6 +46,11 @@ export interface EventLog {
   close(): void;
 }
 
+/** Redis could not be read (down, failing over, a command timed out): the caller may retry in a moment. */
+export class EventLogUnavailableError extends Error {
+  override readonly name = 'EventLogUnavailableError';
+}
+
 export type AppendOnceResult =
   | { duplicate: false; event: LoggedPaymentEvent }
   /** `seq`: the log id of the first copy, when known; `generation`: the log's. */
@@ -260,6 +265,15 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     }
   };
 
+  /** A read of the log whose failure is Redis's, told apart from a bug so a client hears "try again". */
+  const read = async <T>(command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (err) {
+      throw new EventLogUnavailableError('the event log could not be read', { cause: err });
+    }
+  };
+
   return {
     mode: 'redis',
     async append(event) {
@@ -280,19 +294,19 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       return { duplicate: true, seq: parseStreamId(id) ? id : null, generation: generation || null };
     },
     async ascending(from, count) {
-      return toEvents((await commands.xrange(key, from === null ? '-' : `(${from}`, '+', 'COUNT', count)) as StreamEntry[]);
+      return toEvents((await read(() => commands.xrange(key, from === null ? '-' : `(${from}`, '+', 'COUNT', count))) as StreamEntry[]);
     },
     async descending(from, count) {
-      return toEvents((await commands.xrevrange(key, from === null ? '+' : `(${from}`, '-', 'COUNT', count)) as StreamEntry[]);
+      return toEvents((await read(() => commands.xrevrange(key, from === null ? '+' : `(${from}`, '-', 'COUNT', count))) as StreamEntry[]);
     },
     async length() {
-      return commands.xlen(key);
+      return read(() => commands.xlen(key));
     },
     async lastId() {
-      return String((await info())?.get('last-generated-id') ?? ZERO_ID);
+      return String((await read(info))?.get('last-generated-id') ?? ZERO_ID);
     },
     async generation() {
-      const newest = (await commands.xrevrange(key, '+', '-', 'COUNT', 1)) as StreamEntry[];
+      const newest = (await read(() => commands.xrevrange(key, '+', '-', 'COUNT', 1))) as StreamEntry[];
       if (newest.length === 0) return null;
       const fields = newest[0]![1];
       const g = fields.indexOf('g');
@@ -300,7 +314,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     },
     async trimmedThrough() {
       // Redis ≥ 7.0 tracks it; older servers do not report it (then a too-old `after` is found by its age).
-      return String((await info())?.get('max-deleted-entry-id') ?? ZERO_ID);
+      return String((await read(info))?.get('max-deleted-entry-id') ?? ZERO_ID);
     },
     async waitAfter(from, count, blockMs) {
       const reply = (await blocking.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', key, from)) as Array<[string, StreamEntry[]]> | null;

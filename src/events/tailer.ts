@@ -9,9 +9,12 @@
 // instead of pretending to be complete.
 //
 // If the log itself was lost (Redis restarted empty: a new generation), the
-// tailer reads the new log from its start, and skips a delivery id it has
-// already handed out: the sender re-sends what the lost de-duplication keys
-// no longer stop, and a subscriber connected throughout must not get it twice.
+// tailer reads the new log from its start. The sender re-sends what the lost
+// de-duplication keys no longer stop (after a failover too: an entry read from
+// the old primary before it reached the replica is logged again), so a delivery
+// id may come twice: the copy goes only to listeners that were not handed the
+// first one (a subscriber connected throughout must not get it twice; one that
+// joined in between must not miss it).
 import type { Logger } from '../logger.js';
 import type { EventLog } from './log.js';
 import type { LoggedPaymentEvent } from './payment-event.js';
@@ -22,7 +25,8 @@ export class EventLogGapError extends Error {
 }
 
 export interface TailListener {
-  onEvent(event: LoggedPaymentEvent): void;
+  /** `copy`: a delivery id handed out before this listener listened (it may have read the first one from the log itself). */
+  onEvent(event: LoggedPaymentEvent, copy: boolean): void;
   onGap(error: EventLogGapError): void;
 }
 
@@ -32,6 +36,8 @@ export interface LogTailer {
   /** The generation of the log `position` belongs to (null: no log yet; '' an entry from before generations). */
   readonly generation: string | null;
   listen(listener: TailListener): () => void;
+  /** Whether an event of this delivery id was handed to listeners (among the last ones remembered). */
+  handedOut(deliveryId: string): boolean;
   stop(): Promise<void>;
 }
 
@@ -55,7 +61,7 @@ export const DELIVERY_SLICE = 64;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Delivery ids remembered to skip a re-sent copy logged again after the log was lost. */
-const REMEMBERED_DELIVERIES = 10_000;
+export const REMEMBERED_DELIVERIES = 10_000;
 
 /** Starts reading at the log's current end. */
 export async function startTailer(options: TailerOptions): Promise<LogTailer> {
@@ -63,39 +69,49 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
   const blockMs = options.blockMs ?? 2_000;
   const retryMs = options.retryMs ?? 50;
   const maxRetryMs = options.maxRetryMs ?? 1_000;
-  const listeners = new Set<TailListener>();
+  // Each listener with the count of events handed out when it started listening: it was handed every later one.
+  const listeners = new Map<TailListener, number>();
+  let handedOut = 0;
   let position = await log.lastId();
   let generation = await log.generation();
   let running = true;
-  const delivered = new Set<string>();
+  /** Delivery id -> its place in the count of events handed out. */
+  const delivered = new Map<string, number>();
 
   // Sliced, and awaited by the loop: the next event starts only once this one reached every listener, so each
   // listener still sees the events in log order.
   const deliver = async (event: LoggedPaymentEvent) => {
-    if (delivered.has(event.id)) {
-      logger.info('skipped an event delivered before under the same delivery id', { seq: event.seq });
-      return;
+    const first = delivered.get(event.id);
+    if (first === undefined) {
+      delivered.set(event.id, ++handedOut);
+      if (delivered.size > REMEMBERED_DELIVERIES) delivered.delete(delivered.keys().next().value!);
+    } else {
+      logger.info('an event logged again under a delivery id handed out before: only to listeners that joined since', { seq: event.seq });
     }
-    delivered.add(event.id);
-    if (delivered.size > REMEMBERED_DELIVERIES) delivered.delete(delivered.values().next().value!);
     const all = [...listeners];
     for (let i = 0; i < all.length; i++) {
       if (i > 0 && i % DELIVERY_SLICE === 0) {
         await nextTurn();
         if (!running) return;
       }
-      const listener = all[i]!;
+      const [listener, since] = all[i]!;
       if (!listeners.has(listener)) continue; // gone while an earlier slice was out
+      if (first !== undefined && first > since) continue; // it was handed the first copy
       try {
-        listener.onEvent(event);
+        listener.onEvent(event, first !== undefined);
       } catch (err) {
         logger.error('event listener failed', { seq: event.seq, error: err });
       }
     }
   };
 
+  /** The wait before the `attempt`th read after a failed (or faulty) one: retryMs, doubled up to maxRetryMs. */
+  const pause = (attempt: number) =>
+    new Promise((resolve) => setTimeout(resolve, Math.min(maxRetryMs, retryMs * 2 ** Math.min(attempt - 1, 10))).unref());
+
   const loop = async () => {
     let failures = 0;
+    let stalls = 0;
     while (running) {
       try {
         const events = await log.waitAfter(position, BATCH, blockMs);
@@ -105,7 +121,7 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
           if (compareStreamIds(trimmed, position) > 0) {
             logger.error('event log trimmed past this replica while it could not read: events were lost', { position, trimmed });
             const gap = new EventLogGapError('events were trimmed from the log before this replica could read them');
-            for (const listener of [...listeners]) listener.onGap(gap);
+            for (const listener of [...listeners.keys()]) listener.onGap(gap);
           }
           logger.info('event log reading resumed', { position });
           failures = 0;
@@ -118,18 +134,32 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
             continue;
           }
         }
+        let progressed = false;
         for (const event of events) {
           if (!running) return;
           if (compareStreamIds(event.seq, position) <= 0) continue;
           position = event.seq;
+          progressed = true;
           if (event.generation !== undefined) generation = event.generation;
           await deliver(event);
         }
+        if (events.length > 0 && !progressed) {
+          // A read "after" the position that returned only events at or before it (a faulty log): reading again at
+          // once would give the same answer forever, in microtasks that never let the event loop turn. Pause as
+          // after a failed read; what was already delivered is never delivered again.
+          if (stalls === 0) logger.error('the event log returned no event after the position it was asked for; pausing', { position });
+          stalls += 1;
+          await pause(stalls);
+          continue;
+        }
+        stalls = 0;
+        // Whatever the log does, one turn of the event loop between reads: the loop never runs on microtasks alone.
+        await nextTurn();
       } catch (err) {
         if (!running) return;
         if (failures === 0) logger.warn('event log read failed; retrying', { error: err });
         failures += 1;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(maxRetryMs, retryMs * 2 ** Math.min(failures - 1, 10))).unref());
+        await pause(failures);
       }
     }
   };
@@ -143,8 +173,11 @@ export async function startTailer(options: TailerOptions): Promise<LogTailer> {
       return generation;
     },
     listen(listener) {
-      listeners.add(listener);
+      listeners.set(listener, handedOut);
       return () => void listeners.delete(listener);
+    },
+    handedOut(deliveryId) {
+      return delivered.has(deliveryId);
     },
     async stop() {
       running = false;

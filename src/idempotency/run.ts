@@ -26,8 +26,8 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyConflictError, ValidationError } from '../errors/payment-errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import type { ErrorCode } from '../upstream/errors.js';
-import { UpstreamCallError } from '../upstream/errors.js';
+import { UpstreamCallError } from '../upstream/call-error.js';
+import { isRefusal } from '../upstream/operations.js';
 import type { ClaimResult, IdempotencyStore, Meta } from './store.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -160,32 +160,11 @@ async function quietly(run: IdempotentRun<unknown>, step: string, action: () => 
   }
 }
 
-/** Explicit refusals by the service: the request was examined and not carried out. */
-const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'VALIDATION_FAILED',
-  'INVALID_DATA',
-  'INSUFFICIENT_FUNDS',
-  'OTP_INVALID',
-  'OTP_EXPIRED',
-  'OTP_STILL_VALID',
-  'INVALID_ACCOUNT',
-  'UNSUPPORTED_PROVIDER',
-  'UNAUTHORIZED_CHARGE_PROVIDER',
-  'BATCH_SIZE_LIMIT_EXCEEDED',
-  'RATE_LIMIT_EXCEEDED',
-  'CHARGE_NOT_FOUND',
-  'TRANSACTION_NOT_FOUND',
-  'NOT_FOUND',
-  'SETTLEMENT_NOT_CANCELLABLE',
-  'PAYMENT_ACCOUNT_MISSING',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-]);
-
 /**
  * Whether a failed money-moving call may have been carried out by the service.
- * True unless the service explicitly refused it (a code above, answered below
- * HTTP 500, with no transport fault) or the request provably never left
+ * True unless the service explicitly refused it (a code an operation declares a
+ * refusal, src/upstream/operations.ts, answered below HTTP 500, with no
+ * transport fault) or the request provably never left
  * (connection refused, still waiting for a pooled connection at its deadline). Anything else that is not an UpstreamCallError (a bug in
  * or around the call) counts as "may have": we cannot prove otherwise.
  */
@@ -195,7 +174,7 @@ export function mayHaveReachedService(err: unknown): boolean {
   if (err.fault === 'refused' || err.neverSent) return false;
   if (err.fault !== null) return true;
   if (err.httpStatus !== null && err.httpStatus >= 500) return true;
-  return !REFUSALS.has(err.code);
+  return !isRefusal(err.code);
 }
 
 /** The same UpstreamCallError, marked outcomeUnknown: the client must retry with the same key. */

@@ -1,7 +1,7 @@
 // GraphQL limits on the document itself (graphql-armor), checked while it is
 // parsed (tokens) and validated (depth, aliases, directives, cost): a refused
 // document gets a GraphQL error and never executes. Yoga's envelop runs them
-// for HTTP, SSE and WebSocket alike (src/server.ts hands graphql-ws the
+// for HTTP, SSE and WebSocket alike (src/http/websocket.ts hands graphql-ws the
 // enveloped parse and validate).
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { NoSchemaIntrospectionCustomRule } from 'graphql';

@@ -1,4 +1,4 @@
-// Bounded cost per request and browser safety: what src/server.ts and
+// Bounded cost per request and browser safety: what src/http/server.ts and
 // src/gateway.ts wire in. See the README's "Limits".
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
@@ -14,7 +14,6 @@ import { subscriptionCaps } from './subscription-caps.js';
 
 export { admitBody } from './body-size.js';
 export { CSRF_HEADERS, useBrowserSafety } from './browser-safety.js';
-export { useCompressedHtml } from './compressed-page.js';
 export { serverTimeouts } from './http-server.js';
 export { SECURITY_HEADERS, STRICT_CSP, graphiqlCsp, setSecurityHeaders, useGraphiqlPolicy } from './security-headers.js';
 export { connectionSlots, type ConnectionSlots } from './ws-connections.js';

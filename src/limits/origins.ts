@@ -28,7 +28,7 @@ export function originPolicy(patterns: readonly string[]): OriginPolicy {
 
 /**
  * The page was served by this gateway: its origin's host is the Host the request was sent to, and, when the
- * scheme the client used is known (a trusted proxy's X-Forwarded-Proto, src/client-address.ts), its scheme too.
+ * scheme the client used is known (a trusted proxy's X-Forwarded-Proto, src/http/client-address.ts), its scheme too.
  */
 function isSameOrigin(origin: string, host: string | undefined | null, proto: 'http' | 'https' | undefined): boolean {
   const url = safeUrl(origin);

@@ -35,8 +35,8 @@ export function useRateLimits(rateLimits: RateLimits): Plugin<LimitedContext> {
   };
   return {
     onExecute: ({ args, setResultAndStopExecution }) =>
-      check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r as never)),
+      check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r)),
     onSubscribe: ({ args, setResultAndStopExecution }) =>
-      check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r as never)),
+      check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r)),
   };
 }

@@ -34,7 +34,7 @@ export function useSseStreamLimit(maxStreams: number): Plugin<StreamContext> {
               extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', http: { status: 429 } },
             }),
           ],
-        } as never);
+        });
         return;
       }
       open.set(key, current + 1);

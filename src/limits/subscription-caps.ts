@@ -3,7 +3,7 @@
 // the whole replica (MAX_SUBSCRIPTIONS). Each live subscription costs memory and a share of every fan-out; without
 // them, one token could open 10,000 and stall the event loop whenever an event goes out to all of them.
 //
-// Counted at yoga's onSubscribe, which graphql-ws and SSE subscriptions both pass through (src/server.ts); a slot is
+// Counted at yoga's onSubscribe, which graphql-ws and SSE subscriptions both pass through (src/http/websocket.ts); a slot is
 // given back when the stream ends however it ends (complete, socket closed, error, shutdown), or at once when the
 // subscription is refused later on (a plain result instead of a stream).
 import type { Plugin } from 'graphql-yoga';
@@ -42,7 +42,7 @@ export function subscriptionCaps(maxPerSubject: number, maxTotal: number): Subsc
   const plugin: Plugin<SubscriptionContext> = {
     onSubscribe: ({ args, setResultAndStopExecution }) => {
       const subject = args.contextValue.principal?.subject;
-      // An anonymous subscription is refused by authentication (src/caller.ts) and holds nothing.
+      // An anonymous subscription is refused by authentication (src/http/caller.ts) and holds nothing.
       if (subject === undefined) return;
       const held = bySubject.get(subject) ?? 0;
       if (held >= maxPerSubject || total >= maxTotal) {

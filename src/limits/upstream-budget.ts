@@ -3,6 +3,7 @@
 // client, made for the operation (src/schema/context.ts). A call beyond the
 // budget never leaves the gateway; its field fails with UPSTREAM_BUDGET_EXCEEDED.
 import { GraphQLError } from 'graphql';
+import { isOperation, movesMoney } from '../upstream/operations.js';
 import type { UpstreamClient } from '../upstream/types.js';
 
 export class UpstreamBudgetExceededError extends GraphQLError {
@@ -19,20 +20,6 @@ export interface UpstreamBudget {
   readonly used: number;
 }
 
-/**
- * Calls that move money: counted, never refused. Validation already allows one money-moving field per operation,
- * and refusing one halfway (after its idempotency key was claimed) would leave that key's outcome in doubt.
- */
-const MONEY_CALLS: ReadonlySet<PropertyKey> = new Set([
-  'initializeCheckout',
-  'createCharge',
-  'submitChargeOtp',
-  'createTransfer',
-  'createBulkTransfer',
-  'createSettlement',
-  'cancelSettlement',
-] satisfies Array<keyof UpstreamClient>);
-
 /** The client the operation's resolvers and loaders use: every call but `close` spends one unit. */
 export function budgetedUpstream(upstream: UpstreamClient, max: number): { client: UpstreamClient; budget: UpstreamBudget } {
   let used = 0;
@@ -48,8 +35,10 @@ export function budgetedUpstream(upstream: UpstreamClient, max: number): { clien
       if (typeof value !== 'function' || property === 'close') return value;
       return (...args: unknown[]) => {
         used += 1;
+        // A call that moves money is counted, never refused: validation already allows one money-moving field per
+        // operation, and refusing one halfway (after its idempotency key was claimed) would leave its outcome in doubt.
         // Rejected (not thrown) so callers that .catch() a lookup see it as they see any failed call.
-        if (used > max && !MONEY_CALLS.has(property)) return Promise.reject(new UpstreamBudgetExceededError(max));
+        if (used > max && !(isOperation(property) && movesMoney(property))) return Promise.reject(new UpstreamBudgetExceededError(max));
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },

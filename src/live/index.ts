@@ -10,7 +10,6 @@
 //   pub/sub message (a Redis blip, a replica that died after appending) costs
 //   a fetch, never a missed update. Subscribers only ever see forward changes.
 import { Repeater } from '@repeaterjs/repeater';
-import { mapAsyncIterator } from '@whatwg-node/promise-helpers';
 import type { EventBus, EventStream, ResourceChange } from '../events/bus.js';
 import type { EventLog } from '../events/log.js';
 import type { Logger } from '../logger.js';
@@ -21,7 +20,7 @@ import type { ResourceKind } from '../upstream/types.js';
 import { createResourceFetcher, type LiveResource } from './fetch-resource.js';
 import { createPollers, type PollingOptions, type PollTimers } from './pollers.js';
 import { isForwardChange, isTerminal } from './status-order.js';
-import { isNotFound } from '../upstream/errors.js';
+import { isNotFound } from '../upstream/call-error.js';
 import { canonicalReference } from '../upstream/checkout-reference.js';
 
 const EVENT_RESOURCE_TTL_MS = 10_000;
@@ -181,16 +180,16 @@ export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, ref
     async paymentEvents(kinds, after = null, afterGeneration = null) {
       if (after) await bus.checkResumable(after, afterGeneration);
       const wanted = kinds && kinds.length > 0 ? new Set(kinds) : null;
-      // The bus's stream as it is (one layer per subscriber: this runs once per subscriber per event);
-      // a failure of the stream becomes its last value, an interruption the client can resume after.
-      return mapAsyncIterator(
-        bus.subscribePaymentEvents({ after, kinds: wanted }),
-        (event: LoggedPaymentEvent): LoggedPaymentEvent | SubscriptionInterruption => event,
-        (err: unknown) => {
+      // The bus's stream as it is: no layer of our own per subscriber (this runs once per subscriber per event).
+      // A failure of the stream becomes its last value, an interruption the client can resume after.
+      return bus.subscribePaymentEvents<SubscriptionInterruption>({
+        after,
+        kinds: wanted,
+        failureAs: (err: unknown) => {
           log.warn('paymentEvents subscription interrupted', { error: err });
           return new SubscriptionInterruption((err as Error)?.message ?? String(err));
         },
-      ) as AsyncIterableIterator<LoggedPaymentEvent | SubscriptionInterruption>;
+      });
     },
 
     resourceForEvent(event) {

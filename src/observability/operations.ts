@@ -30,9 +30,9 @@ import type { TraceCarrier, Tracing } from './tracing.js';
 interface CallerContext {
   requestId?: string;
   principal?: { subject: string; kind: string } | null;
-  /** Present on WebSocket operations (src/server.ts passes the socket to getEnveloped). */
+  /** Present on WebSocket operations (src/http/websocket.ts passes the socket to getEnveloped). */
   socket?: unknown;
-  /** The request's parameters (yoga over HTTP; src/server.ts over WebSocket). */
+  /** The request's parameters (yoga over HTTP; src/http/websocket.ts over WebSocket). */
   params?: { operationName?: string | null };
   /** Over HTTP: yoga's Fetch request (its traceparent/tracestate headers). */
   request?: { headers: { get(name: string): string | null } };
@@ -136,7 +136,7 @@ export function useOperationObservability({ metrics, tracing, log }: OperationOb
     const outcome = outcomes.find((o) => o.outcome !== 'success')?.outcome ?? 'success';
     const principal = context.principal ? { subject: context.principal.subject, kind: context.principal.kind } : null;
     log.info('operation', {
-      // A request refused before its context was built (a bad token) has no context requestId: src/server.ts
+      // A request refused before its context was built (a bad token) has no context requestId: src/http/request-handler.ts
       // put the request's id in its x-request-id header before yoga saw it.
       requestId: record.requestId ?? context.requestId ?? context.request?.headers.get('x-request-id') ?? null,
       transport: context.socket ? 'ws' : 'http',

@@ -81,7 +81,7 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, ttlMs = PAYOUT_BATCH_RETENTION_MS): DocStore {
+export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>, ttlMs = PAYOUT_BATCH_RETENTION_MS): DocStore {
   const client = redis.commands;
   const k = (key: string) => redis.key('payout-batches', key);
   const parse = <T>(fields: [string | null, string | null]): Versioned<T> | null =>
@@ -101,7 +101,11 @@ export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, ttl
       });
     },
     async put(key, value, expected) {
-      const done = await orUnavailable(() => client.eval(PUT, 1, k(key), String(expected), JSON.stringify(value), String(ttlMs)));
+      // Durable like an idempotency claim (REDIS_MIN_REPLICAS): a chunk marked as sending must survive a failover, or
+      // a replica promoted without the mark would send it again as if it were new.
+      const done = await orUnavailable(() =>
+        redis.durable((p) => p.eval(PUT, 1, k(key), String(expected), JSON.stringify(value), String(ttlMs))),
+      );
       return done === 1;
     },
     async acquireLease(name, holder, leaseMs) {

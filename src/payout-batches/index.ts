@@ -117,7 +117,9 @@ export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches 
     leaseMs: settings.leaseMs,
     settleWindowMs: settings.settleWindowMs,
     followPollMs: settings.followPollMs,
-    concurrency: settings.callsPerSecond,
+    // Twice the rate: the next second's chunks are marked, claimed and built while this second's calls are answered,
+    // and wait at the pacer, so each call goes the moment its slot opens (the pacer alone decides when).
+    concurrency: settings.callsPerSecond * 2,
     publish,
     progressed,
   });

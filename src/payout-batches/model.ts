@@ -3,7 +3,7 @@
 // the item documents (one per chunk of at most 100 items, with each item's
 // outcome). Plain data only: everything here is kept as JSON.
 import { createHash } from 'node:crypto';
-import type { ErrorCode } from '../upstream/errors.js';
+import type { ErrorCode } from '../upstream/call-error.js';
 import type { Wallet } from '../upstream/types.js';
 
 export const BATCH_STATUSES = ['DRAFT', 'QUEUED', 'RUNNING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED'] as const;
@@ -35,11 +35,21 @@ export interface ItemFailure {
 
 export interface BatchItem extends ItemInput {
   index: number;
-  /** Derived from the batch's key and the index before anything is sent: how the item is found again. */
+  /**
+   * Derived from the batch's key and the index (and the round, when sent again after a refusal) before anything is
+   * sent: how the item is found again.
+   */
   extId: string;
   status: ItemStatus;
   transferReference: string | null;
   failure: ItemFailure | null;
+  /**
+   * Why a NOT_SENT item was not sent: `refused` by the service (a wallet ran dry mid-batch; a resume sends it again),
+   * or `set_aside` by the caller's "send what fits" (it stays unsent). Absent otherwise.
+   */
+  notSent?: 'refused' | 'set_aside';
+  /** The ext_ids the service refused this item under (each attempt has its own: see itemExtId). */
+  refusedExtIds?: string[];
 }
 
 /** One chunk's progress. waiting: not sent; sending: sent or about to be (in doubt until answered); done; cancelled. */
@@ -47,6 +57,8 @@ export type ChunkState = 'waiting' | 'sending' | 'done' | 'cancelled';
 
 export interface ChunkProgress {
   state: ChunkState;
+  /** How many times a resume put this chunk back to send the items the service refused (0 or absent: never). */
+  round?: number;
   /** Items of the chunk to send (not set aside as not sent), and their amount. */
   items: number;
   amount: number;
@@ -136,9 +148,19 @@ export function batchIdFor(scopedKey: string): string {
   return `pb_${createHash('sha256').update(scopedKey).digest('hex').slice(0, 24)}`;
 }
 
-/** An item's ext_id, from the batch's key and the item's index (the same on every replica, every retry). */
-export function itemExtId(batchKey: string, index: number): string {
-  return `pbi_${createHash('sha256').update(`${batchKey}#${index}`).digest('hex').slice(0, 24)}`;
+/**
+ * An item's ext_id, from the batch's key, the item's index and the round (the same on every replica, every retry of
+ * that round). Round 0 is the first send; a resume sends the items the service refused in a new round, under a new
+ * ext_id: a service that remembers the ext_ids it refused would otherwise refuse them again as repeats.
+ */
+export function itemExtId(batchKey: string, index: number, round = 0): string {
+  const seed = round === 0 ? `${batchKey}#${index}` : `${batchKey}#${index}#${round}`;
+  return `pbi_${createHash('sha256').update(seed).digest('hex').slice(0, 24)}`;
+}
+
+/** The idempotency key of one round of one chunk's bulk call (round 0 keeps the first form). */
+export function chunkCallKey(id: string, n: number, round = 0): string {
+  return round === 0 ? `${id}:${n}` : `${id}:${n}:r${round}`;
 }
 
 export function fingerprintOf(items: ItemInput[]): string {

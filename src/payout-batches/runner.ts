@@ -6,14 +6,17 @@
 //
 // Never twice, never lost:
 // - every item's ext_id was fixed when its page was added; a chunk is marked
-//   `sending` in the batch document (after which a cancel no longer stops it)
-//   and then sent under its own idempotency key through runIdempotent, so a
-//   chunk whose answer was lost, or whose sender died, is looked up at the
-//   service by ext_id before anything is sent again, by the same rules as
-//   every other payment (src/idempotency/run.ts);
+//   `sending` in the batch document (after which a cancel stops it only while
+//   it waits for its slot) and then sent under its own idempotency key
+//   through runIdempotent, so a chunk whose answer was lost, or whose sender
+//   died, is looked up at the service by ext_id before anything is sent
+//   again, by the same rules as every other payment (src/idempotency/run.ts);
 // - a chunk the service refused for rate (RATE_LIMIT_EXCEEDED), or that never
 //   left (connection refused), was provably not carried out: it waits and goes
 //   again;
+// - items the service refused for funds (the batch pauses) are provably not
+//   sent: a resume sends them again in a new round of their chunk, each under
+//   a new ext_id the resume wrote before the chunk may go (see store.ts);
 // - item outcomes are written to the chunk documents before the batch's
 //   counts, and a runner that takes over derives the counts from the items.
 import { randomUUID } from 'node:crypto';
@@ -23,13 +26,14 @@ import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { mayHaveReachedService, runIdempotent } from '../idempotency/run.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../logger.js';
-import { UpstreamCallError, isDuplicateExtId } from '../upstream/errors.js';
+import { UpstreamCallError, isDuplicateExtId } from '../upstream/call-error.js';
 import type { BulkTransferFailure, CreateTransferInput, Transfer, UpstreamClient, Wallet } from '../upstream/types.js';
 import type { DocStore } from './doc-store.js';
 import {
   ACTIVE_KEY,
   CHUNK_SIZE,
   batchKey,
+  chunkCallKey,
   chunkKey,
   countsOf,
   inFlight,
@@ -38,7 +42,7 @@ import {
   type BatchStatus,
   type ItemFailure,
 } from './model.js';
-import type { Pacer } from './pacing.js';
+import type { Pacer, PacerSlot, Take } from './pacing.js';
 import { addToList, listIds, readBatch, removeFromList, updateDoc } from './store.js';
 
 export interface RunnerOptions {
@@ -56,7 +60,7 @@ export interface RunnerOptions {
   followPollMs: number;
   /** How often each replica looks for batches to run. */
   tickMs?: number;
-  /** Chunks one run may have on their way at once (PAYOUT_BATCH_CALLS_PER_SECOND). */
+  /** Chunks one run may have on their way at once, counting those ready and waiting for their slot. */
   concurrency: number;
   /** Publishes a batch's event (payout_batch.*). */
   publish: (kind: string, batch: BatchDoc) => void;
@@ -159,6 +163,8 @@ class BatchRun {
   /** Chunks this run is sending now, and their promises. */
   private sending = new Set<number>();
   private inFlightSends = new Set<Promise<void>>();
+  /** Chunks of this run waiting for a slot. */
+  private slotWaiters = new Set<() => void>();
   /** One save at a time: chunk documents are written by version. */
   private saving: Promise<unknown> = Promise.resolve();
   private lostLease = false;
@@ -203,7 +209,10 @@ class BatchRun {
       while (!this.done) {
         batch = await readBatch(this.o.docs, this.id);
         if (batch.status === 'QUEUED') {
-          // Started, approved or resumed: this replica runs it now.
+          // Started, approved or resumed: this replica runs it now. A resume may have put refused items back to send
+          // (under new ext_ids, in the chunk documents): what this run holds is saved, then read again.
+          if (this.dirtyChunks.size > 0) await this.saveCounts();
+          await this.load(await readBatch(this.o.docs, this.id));
           let began = false;
           batch = await this.saveCounts((b) => {
             began = b.status === 'QUEUED';
@@ -289,24 +298,35 @@ class BatchRun {
     return saved;
   }
 
-  private async takeSlot(): Promise<boolean> {
+  /** A slot for one bulk call, or null when the run stops or the batch was cancelled while it waited. */
+  private async takeSlot(): Promise<PacerSlot | null> {
     for (;;) {
-      if (this.done) return false;
-      let wait: number | null;
+      if (this.done) return null;
+      let take: Take;
       try {
-        wait = await this.o.pacer.tryTake();
+        take = await this.o.pacer.tryTake();
       } catch (err) {
         this.o.log.warn('payout batch pacing unavailable', { batchId: this.id, error: err });
-        wait = 1_000;
+        take = { waitMs: 1_000 };
       }
-      if (wait === null) return true;
-      await this.pause(wait);
+      if ('slot' in take) return take.slot;
+      await this.untilSlotMayFree(take.waitMs);
+      // Waited for a slot (chunks are made ready ahead of their turn): one cancelled or paused meanwhile (a wallet ran
+      // dry) goes no further. A read that fails is not a reason to send, nor to give up: asked again after the next wait.
+      const stopped = await readBatch(this.o.docs, this.id).then(
+        (b) => b.status !== 'RUNNING',
+        () => null,
+      );
+      if (stopped) return null;
+      if (stopped === null) continue;
     }
   }
 
   private async sendChunk(n: number): Promise<void> {
     let batch = await readBatch(this.o.docs, this.id);
-    if (batch.chunks[n]!.state === 'waiting') {
+    // Marked as sending by this attempt: no earlier attempt of it can have reached the service (see reconcile below).
+    const fresh = batch.chunks[n]!.state === 'waiting';
+    if (fresh) {
       // Ordered with a cancel by the batch document: marked before it (then sent), or stopped by it (never sent).
       const marked = await updateDoc<BatchDoc, boolean>(this.o.docs, batchKey(this.id), (b) => {
         if (b.status !== 'RUNNING' || b.chunks[n]!.state !== 'waiting') return false;
@@ -332,10 +352,18 @@ class BatchRun {
               store: this.o.idempotency,
               principal: batch.createdBy,
               operation: 'payoutBatchChunk',
-              key: `${this.id}:${n}`,
+              key: chunkCallKey(this.id, n, batch.chunks[n]!.round),
               input: request,
               execute: () => this.execute(request),
-              reconcile: () => this.reconcile(request),
+              // A chunk never sent before is only looked up when its record is in doubt (an unknown outcome): the
+              // idempotency store asks for a lookup of every fresh key too while its memory is younger than a key's
+              // lifetime (a Redis started within the day), and a lookup lists every transfer, which for a whole
+              // batch would grow with the square of its size. Skipping that one is safe because the batch's record
+              // lives in the same Redis as the key, written as durably (a Redis that lost its data lost the batch
+              // too, so nothing of it is run again), and the chunk was marked sending before any call: a record
+              // that says "waiting" was never sent. (The service's spec does not say it refuses a repeated ext_id;
+              // when it does, execute() finds the transfer by ext_id.)
+              reconcile: (_meta, settled) => (fresh && !settled ? Promise.resolve(null) : this.reconcile(request)),
               settleWindowMs: this.o.settleWindowMs,
               log: this.o.log,
             });
@@ -355,11 +383,28 @@ class BatchRun {
   private async execute(request: Array<CreateTransferInput & { extId: string }>): Promise<ChunkResult> {
     const notSent = (why: string) =>
       new UpstreamCallError({ code: 'UPSTREAM_UNAVAILABLE', message: `${why}; the chunk was not sent`, fault: 'refused' });
-    // Cancelled since this chunk was marked: it stays unsent (a cancel waits for the chunks on their way).
-    if ((await readBatch(this.o.docs, this.id)).status === 'CANCELLED') throw notSent('the batch was cancelled');
-    // Nothing between the slot and the call: the spacing the pacer grants is the spacing the service sees.
-    if (!(await this.takeSlot())) throw notSent('the gateway is stopping');
-    const answer = await this.o.upstream.createBulkTransfer(request);
+    // Anything that fails before the call is a call not made: said so, so that runIdempotent frees the key rather than
+    // marking the chunk in doubt (which would hold it for the settle window and list every transfer to look it up).
+    let slot: PacerSlot | null;
+    try {
+      // Cancelled or paused since this chunk was marked: it stays unsent (a cancel waits for the chunks on their way;
+      // a paused batch sends nothing more until it is resumed).
+      const status = (await readBatch(this.o.docs, this.id)).status;
+      if (status !== 'RUNNING') throw notSent(`the batch is ${status.toLowerCase()}`);
+      // Nothing between the slot and the call: the slot is held from its grant, so any delay here is held for nothing.
+      slot = await this.takeSlot();
+    } catch (err) {
+      if (err instanceof UpstreamCallError) throw err;
+      throw notSent('the batch could not be read before the call');
+    }
+    if (!slot) throw notSent('the gateway is stopping, or the batch was cancelled or paused');
+    let answer: Awaited<ReturnType<UpstreamClient['createBulkTransfer']>>;
+    try {
+      answer = await this.o.upstream.createBulkTransfer(request);
+    } finally {
+      // Over (answered, refused, or lost): the call reached the service by now or never will; its second starts now.
+      this.finished(slot);
+    }
     const failed = new Set<string>();
     const failures: ChunkResult['failures'] = [];
     const duplicates: string[] = [];
@@ -386,6 +431,28 @@ class BatchRun {
       }
     }
     return { accepted, failures };
+  }
+
+  /** Tells the pacer the call is over (its slot frees a second from now, not HOLD_MS after its grant). */
+  private finished(slot: PacerSlot): void {
+    // Not waited for: if it fails the slot is held a little longer, which is only slower.
+    slot
+      .finished()
+      // This run's chunks waiting for a slot ask again now: told then exactly when it frees, they sleep once, not twice.
+      .then(() => [...this.slotWaiters].forEach((wake) => wake()))
+      .catch((err: unknown) => this.o.log.warn('payout batch pacing not told of a call', { batchId: this.id, error: err }));
+  }
+
+  /** Waits `ms`, or less if one of this run's calls is over meanwhile (the wait was counted while it was on its way). */
+  private untilSlotMayFree(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.slotWaiters.delete(wake);
+        resolve();
+      };
+      this.slotWaiters.add(wake);
+      void this.pause(ms).then(wake);
+    });
   }
 
   /** A chunk in doubt: carried out if the service shows every item of it (by ext_id, same payout). */
@@ -456,8 +523,9 @@ class BatchRun {
     for (const { extId, failure } of result.failures) {
       const item = this.byExtId.get(extId);
       if (!item || item.status !== 'PENDING') continue;
-      // Not enough money: never sent (it may go in a later resume, or never with sendWhatFits).
-      item.status = failure.code === 'INSUFFICIENT_FUNDS' ? 'NOT_SENT' : 'FAILED';
+      // Not enough money: provably not sent (the service refused it). A resume sends it again, in a new round.
+      if (failure.code === 'INSUFFICIENT_FUNDS') Object.assign(item, { status: 'NOT_SENT', notSent: 'refused' });
+      else item.status = 'FAILED';
       item.failure = failure;
     }
     this.dirtyChunks.add(n);

@@ -24,6 +24,7 @@ import {
   batchIdFor,
   batchKey,
   chunkKey,
+  countsOf,
   emptyCounts,
   feeFor,
   fingerprintOf,
@@ -232,6 +233,7 @@ function setAsideWhatDoesNotFit(items: BatchItem[], feeBps: number, available: R
     if (cost <= has) left.set(item.recipientWallet, has - cost);
     else {
       item.status = 'NOT_SENT';
+      item.notSent = 'set_aside';
       item.failure = {
         code: 'INSUFFICIENT_FUNDS',
         message: 'The wallet could not cover this item when the batch started.',
@@ -293,12 +295,29 @@ function checkPagesComplete(batch: BatchDoc, items: BatchItem[]): void {
   if (items.length !== batch.itemCount) throw new PayoutBatchStateError(batch.status, 'page_incomplete');
 }
 
-/** Writes the chunk documents (first run) or sets aside what no longer fits (resume), then lets a runner take it. */
+/**
+ * Writes the chunk documents (first run), or on a resume puts back to send the items the service refused for funds
+ * (each under its round's new ext_id, written before the chunk may go) and sets aside what no longer fits; then lets
+ * a runner take it.
+ */
 async function setToRun(docs: DocStore, batch: BatchDoc, request: StartRequest & { approvedBy: string | null }): Promise<StartOutcome> {
   const items = await readItems(docs, batch);
   checkPagesComplete(batch, items);
   const resuming = batch.status === 'PAUSED';
-  const toSend = resuming ? items.filter((item) => item.status === 'PENDING') : items;
+  const chunkOf = (item: BatchItem) => Math.floor(item.index / CHUNK_SIZE);
+  // On a resume: the items still to send, and those the service refused mid-batch (provably not sent), again.
+  const resent = new Set(
+    resuming
+      ? items
+          .filter((i) => i.status === 'NOT_SENT' && i.notSent === 'refused' && batch.chunks[chunkOf(i)]!.state === 'done')
+          .map((i) => i.index)
+      : [],
+  );
+  for (const item of items) if (resent.has(item.index)) Object.assign(item, { status: 'PENDING', failure: null, notSent: undefined });
+  // A chunk on its way (sent before the pause, not answered yet) is the runner's: what it holds is not counted again.
+  const toSend = resuming
+    ? items.filter((item) => item.status === 'PENDING' && ['waiting', 'done'].includes(batch.chunks[chunkOf(item)]!.state))
+    : items;
   const balance = await request.balance();
   const short = shortfalls(toSend, batch.feeBps, balance);
   if (short.length > 0 && !request.sendWhatFits) throw new PayoutBatchShortfallError(short);
@@ -306,24 +325,39 @@ async function setToRun(docs: DocStore, batch: BatchDoc, request: StartRequest &
 
   const chunkSet = batch.chunkSet ?? randomUUID();
   const chunkCount = Math.ceil(items.length / CHUNK_SIZE);
+  /** Per chunk the round it goes in: a chunk already sent goes again in a new round for what is left of it. */
+  const rounds = new Map<number, number>();
   if (!resuming) {
     // A set of its own per attempt: a concurrent start that loses the race below leaves only unused documents.
-    for (let n = 0; n < chunkCount; n++) {
-      await docs.put(chunkKey(batch.id, chunkSet, n), items.slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE), 0);
-    }
+    // All at once (one pipeline's worth of round trips): the start answers, and the first chunk goes, sooner.
+    await Promise.all(
+      Array.from({ length: chunkCount }, (_, n) =>
+        docs.put(chunkKey(batch.id, chunkSet, n), items.slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE), 0),
+      ),
+    );
   } else {
     for (let n = 0; n < chunkCount; n++) {
-      if (batch.chunks[n]!.state !== 'waiting') continue;
-      const setAside = new Map(
-        items
-          .slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE)
-          .filter((i) => i.status === 'NOT_SENT')
-          .map((i) => [i.index, i]),
-      );
+      const slice = items.slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE);
+      const state = batch.chunks[n]!.state;
+      // A chunk already sent with items to send again (refused ones, or put back by a resume that stopped before the
+      // batch's record took it): a new round, whose ext_ids are derived before anything is sent.
+      const round = state === 'done' && slice.some((i) => i.status === 'PENDING') ? (batch.chunks[n]!.round ?? 0) + 1 : null;
+      if (round !== null) rounds.set(n, round);
+      if (state !== 'waiting' && state !== 'done') continue;
+      const wanted = new Map(slice.filter((i) => i.status === 'NOT_SENT' || resent.has(i.index)).map((i) => [i.index, i]));
+      if (wanted.size === 0) continue;
       await updateDoc<BatchItem[], void>(docs, chunkKey(batch.id, chunkSet, n), (chunk) => {
         for (const item of chunk) {
-          const aside = setAside.get(item.index);
-          if (aside && item.status === 'PENDING') Object.assign(item, { status: aside.status, failure: aside.failure });
+          const want = wanted.get(item.index);
+          if (!want) continue;
+          if (want.status === 'NOT_SENT' && want.notSent === 'set_aside' && (item.status === 'PENDING' || item.notSent === 'refused')) {
+            // Set aside now ("send what fits"): it stays unsent.
+            Object.assign(item, { status: 'NOT_SENT', failure: want.failure, notSent: 'set_aside' });
+          } else if (want.status === 'PENDING' && item.status === 'NOT_SENT' && item.notSent === 'refused' && round !== null) {
+            // Sent again under a new ext_id, recorded here before the chunk may go (a crash cannot make two).
+            item.refusedExtIds = [...(item.refusedExtIds ?? []), item.extId];
+            Object.assign(item, { status: 'PENDING', failure: null, notSent: undefined, extId: itemExtId(batch.key, item.index, round) });
+          }
         }
       });
     }
@@ -344,9 +378,11 @@ async function setToRun(docs: DocStore, batch: BatchDoc, request: StartRequest &
       const toGo = slice.filter((i) => i.status === 'PENDING');
       const progress = { state: 'waiting' as const, items: toGo.length, amount: toGo.reduce((s, i) => s + i.amount, 0) };
       if (!resuming) b.chunks.push(progress.items > 0 ? progress : { ...progress, state: 'done' });
-      else if (b.chunks[n]!.state === 'waiting') b.chunks[n] = progress.items > 0 ? progress : { ...progress, state: 'done' };
+      else if (b.chunks[n]!.state === 'waiting')
+        b.chunks[n] = { ...b.chunks[n]!, ...(progress.items > 0 ? progress : { ...progress, state: 'done' }) };
+      else if (b.chunks[n]!.state === 'done' && rounds.has(n) && progress.items > 0) b.chunks[n] = { ...progress, round: rounds.get(n)! };
     }
-    for (const item of toSend) if (item.status === 'NOT_SENT') addTo(b.counts.notSent, item.amount);
+    b.counts = countsOf(b, items);
     if (request.approvedBy) b.approval = { ...b.approval, approvedBy: request.approvedBy };
     b.status = 'QUEUED';
     return { batch: b, change: resuming ? ('resumed' as const) : ('started' as const) };

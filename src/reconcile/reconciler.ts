@@ -16,7 +16,7 @@ import { isForwardChange, isTerminal, statusRank } from '../live/status-order.js
 import type { LiveResource } from '../live/fetch-resource.js';
 import type { Logger } from '../logger.js';
 import { canonicalReference } from '../upstream/checkout-reference.js';
-import { isNotFound } from '../upstream/errors.js';
+import { isNotFound } from '../upstream/call-error.js';
 import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { Clock } from './clock.js';
 import type { ReconcileStore, WatchedResource } from './store.js';

@@ -1,5 +1,5 @@
 // Whether Redis can be trusted with the gateway's writes right now, checked by
-// the readiness probe (src/readiness.ts) at every interval:
+// the readiness probe (src/health/readiness.ts) at every interval:
 // - it takes a write (a key with a short expiry): a Redis out of memory under
 //   `noeviction`, or a read-only replica, refuses every payment and webhook;
 // - it does not evict: a `maxmemory-policy` switched at run time to an evicting

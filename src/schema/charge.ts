@@ -288,7 +288,7 @@ paymentMutation('createCharge', {
   ],
   result: { name: 'CreateChargeResult', description: 'The new charge, or why it was not created.' },
   access: { scope: 'payments:collect' },
-  movesMoney: true,
+  upstream: 'createCharge',
   validate: (input, checks) => {
     checks.amount(checks.at('amount'), input.amount);
     checks.phoneFor(checks.at('phone'), input.provider, input.phone);
@@ -374,7 +374,7 @@ paymentMutation('submitChargeOtp', {
   result: { name: 'SubmitChargeOtpResult', description: 'The confirmed charge, or why it was not confirmed.' },
   // The customer's browser confirms its own charge with the charge's client token.
   access: { scope: 'payments:collect', client: (input) => ({ kind: 'charge', reference: input.chargeReference.trim() }) },
-  movesMoney: true,
+  upstream: 'submitChargeOtp',
   target: (input) => ({ resource: 'charge', reference: input.chargeReference }),
   validate: (input, checks) => {
     checks.nonEmpty(checks.at('chargeReference'), input.chargeReference, { en: 'The charge reference', fr: 'La référence du paiement' });

@@ -174,7 +174,7 @@ paymentMutation('initializeCheckout', {
   errors: [ValidationError, RateLimitedError, IdempotencyConflictError, UpstreamError],
   result: { name: 'InitializeCheckoutResult', description: 'The new checkout, or why it was not created.' },
   access: { scope: 'payments:collect' },
-  movesMoney: true,
+  upstream: 'initializeCheckout',
   validate: (input, checks) => {
     checks.amount(checks.at('amount'), input.amount);
     checks.url(checks.at('successUrl'), input.successUrl);

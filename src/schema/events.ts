@@ -7,6 +7,7 @@ import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.j
 import { isMistypedEventKind, KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
 import { topLevelError } from '../errors/top-level.js';
 import { ResumeTooOldError } from '../events/bus.js';
+import { EventLogUnavailableError } from '../events/log.js';
 import { pageEvents, type EventFilter } from '../events/history.js';
 import {
   decodeEventCursor as decodeEventIdCursor,
@@ -18,7 +19,7 @@ import {
 import { SubscriptionInterruption } from '../live/index.js';
 import type { LiveResource } from '../live/fetch-resource.js';
 import { NotFoundError } from '../errors/payment-errors.js';
-import { isNotFound } from '../upstream/errors.js';
+import { isNotFound } from '../upstream/call-error.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
 import { builder } from './builder.js';
@@ -206,6 +207,16 @@ function decodeEventCursor(cursor: string, scope: string, argName: 'after' | 'be
   return decoded.q;
 }
 
+/** Redis unreadable under the log (down, failing over): a typed, retryable refusal rather than an unexpected error. */
+async function readingTheLog<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof EventLogUnavailableError)) throw err;
+    throw topLevelError('SERVICE_UNAVAILABLE', 'temporarily', { extensions: { retryable: true } });
+  }
+}
+
 function cursorExpired(): GraphQLError {
   return new GraphQLError(
     'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
@@ -228,38 +239,39 @@ builder.queryFields((t) => ({
       description:
         'The event log, newest first: every event still kept (EVENT_RETENTION_HOURS), filtered. Reload from here when a `paymentEvents(after:)` id is too old. Cursors belong to one filter.',
       args: { filter: t.arg({ type: EventFilterInput }) },
-      resolve: async (_root, args, ctx) => {
-        const filter = toEventFilter(args.filter as EventFilterArgs | null | undefined);
-        const scope = listScope('events', { ...filter, kinds: filter.kinds?.join(',') });
-        for (const [name, value] of [
-          ['first', args.first],
-          ['last', args.last],
-        ] as const) {
-          if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
-            throw topLevelError('BAD_USER_INPUT', { kind: 'page_size', arg: name, max: MAX_PAGE_SIZE });
+      resolve: (_root, args, ctx) =>
+        readingTheLog(async () => {
+          const filter = toEventFilter(args.filter as EventFilterArgs | null | undefined);
+          const scope = listScope('events', { ...filter, kinds: filter.kinds?.join(',') });
+          for (const [name, value] of [
+            ['first', args.first],
+            ['last', args.last],
+          ] as const) {
+            if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
+              throw topLevelError('BAD_USER_INPUT', { kind: 'page_size', arg: name, max: MAX_PAGE_SIZE });
+            }
           }
-        }
-        if (args.first != null && args.last != null) throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
-        const generation = args.after || args.before ? (await ctx.live.history.generation()) || null : null;
-        const after = args.after ? decodeEventCursor(args.after, scope, 'after', generation) : null;
-        const before = args.before ? decodeEventCursor(args.before, scope, 'before', generation) : null;
-        const page = await pageEvents(
-          ctx.live.history,
-          { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
-          filter,
-        );
-        const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq, node.generation), node }));
-        return {
-          edges,
-          pageInfo: {
-            hasNextPage: page.hasNextPage,
-            hasPreviousPage: page.hasPreviousPage,
-            startCursor: edges[0]?.cursor ?? null,
-            endCursor: edges.at(-1)?.cursor ?? null,
-          },
-          totalCount: page.totalCount,
-        };
-      },
+          if (args.first != null && args.last != null) throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
+          const generation = args.after || args.before ? (await ctx.live.history.generation()) || null : null;
+          const after = args.after ? decodeEventCursor(args.after, scope, 'after', generation) : null;
+          const before = args.before ? decodeEventCursor(args.before, scope, 'before', generation) : null;
+          const page = await pageEvents(
+            ctx.live.history,
+            { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
+            filter,
+          );
+          const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq, node.generation), node }));
+          return {
+            edges,
+            pageInfo: {
+              hasNextPage: page.hasNextPage,
+              hasPreviousPage: page.hasPreviousPage,
+              startCursor: edges[0]?.cursor ?? null,
+              endCursor: edges.at(-1)?.cursor ?? null,
+            },
+            totalCount: page.totalCount,
+          };
+        }),
     },
     {
       name: 'PaymentEventConnection',
@@ -286,8 +298,9 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_root, { kinds, after }, ctx) => {
       const position = after ? eventPosition(String(after), 'after') : null;
+      const wanted = checkedKinds(kinds);
       try {
-        return await ctx.live.paymentEvents(checkedKinds(kinds), position?.seq ?? null, position?.generation ?? null);
+        return await readingTheLog(() => ctx.live.paymentEvents(wanted, position?.seq ?? null, position?.generation ?? null));
       } catch (err) {
         if (!(err instanceof ResumeTooOldError)) throw err;
         throw cursorExpired();

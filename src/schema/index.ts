@@ -4,7 +4,7 @@ import { builder } from './builder.js';
 import './root.js';
 import './scalars.js';
 import './enums.js';
-import './errors.js';
+import './error-types.js';
 import './checkout.js';
 import './charge.js';
 import './transfer.js';

@@ -7,7 +7,7 @@
 // to that window: a page of checkouts with their charges costs two round trips
 // instead of one call per charge.
 import DataLoader from 'dataloader';
-import { isNotFound } from '../upstream/errors.js';
+import { isNotFound } from '../upstream/call-error.js';
 import type { Charge, Checkout, Settlement, Transfer, UpstreamClient } from '../upstream/types.js';
 
 export const LOADER_CONCURRENCY = 8;

@@ -1,13 +1,15 @@
 // The one recipe every mutation follows. A mutation declares, in one place: its
 // argument, its payload, the typed errors it may return (each listed once: the
-// union and the error mapping both come from this list), who may run it, whether
-// it moves money and how a repeat is kept from moving it twice. The recipe then
+// union and the error mapping both come from this list), who may run it, the
+// upstream operation it is (whose declaration says whether it moves money) and
+// how a repeat is kept from moving money twice. The recipe then
 // validates, runs under the idempotency key and maps failures, the same way for
 // all of them.
 import type { InputObjectRef, ObjectRef } from '@pothos/core';
 import { RateLimitedError, ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
 import { runIdempotent, scopedKey } from '../idempotency/run.js';
 import type { ClientResource, Scope } from '../auth/index.js';
+import { declarationOf, type Operation } from '../upstream/operations.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
 import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
@@ -42,7 +44,7 @@ export type IdempotencyRule<Arg, Request, Payload> =
       notNeeded: string;
     };
 
-export interface PaymentMutation<Arg, Request, Payload extends object> {
+interface MutationSpec<Arg, Request, Payload extends object> {
   description: string;
   /** The single argument: `input` (an input object) for most, `reference` for cancelSettlement. */
   arg:
@@ -52,8 +54,6 @@ export interface PaymentMutation<Arg, Request, Payload extends object> {
   errors: readonly ErrorClass[];
   result: { name: string; description: string };
   access: MutationAccess<Arg>;
-  /** True for the mutations that create or move money (at most one per operation; audited). */
-  movesMoney: boolean;
   /** The resource the mutation acts on, when it names one (for not-found errors). */
   target?: (arg: Arg) => { resource: ResourceKind; reference: string };
   /** Input checks, before anything is sent; problems become one ValidationError with field paths. */
@@ -70,11 +70,44 @@ export interface PaymentMutation<Arg, Request, Payload extends object> {
   created?: (payload: Payload) => Array<{ kind: ResourceKind; reference: string }>;
 }
 
+/**
+ * What the mutation is: one upstream operation (its declaration in src/upstream/operations.ts says whether it
+ * moves money and how a lost answer is found), or, made of several calls (payout batches), whether it creates or
+ * moves money. Money-moving mutations are at most one per operation, and audited.
+ */
+type MutationKind = { upstream: Operation; movesMoney?: never } | { movesMoney: boolean; upstream?: never };
+
+export type PaymentMutation<Arg, Request, Payload extends object> = MutationSpec<Arg, Request, Payload> & MutationKind;
+
+/** The idempotency rule each way of finding a lost answer needs (so a declaration and a recipe cannot disagree). */
+const RULE_FOR_LOST_ANSWER = {
+  find_by_ext_id: 'a key and reconcile',
+  refuse_until_checked: 'a key without reconcile',
+  repeat_refused_by_service: 'notNeeded',
+} as const;
+
+function ruleKind(rule: { notNeeded: string } | { reconcile?: unknown }): (typeof RULE_FOR_LOST_ANSWER)[keyof typeof RULE_FOR_LOST_ANSWER] {
+  if ('notNeeded' in rule) return 'notNeeded';
+  return rule.reconcile ? 'a key and reconcile' : 'a key without reconcile';
+}
+
+function mutationMovesMoney(name: string, spec: MutationKind & { idempotency: { notNeeded: string } | { reconcile?: unknown } }): boolean {
+  if (spec.upstream === undefined) return spec.movesMoney;
+  const declared = declarationOf(spec.upstream);
+  if (declared.movesMoney && ruleKind(spec.idempotency) !== RULE_FOR_LOST_ANSWER[declared.lostAnswer]) {
+    throw new TypeError(
+      `${name}: ${spec.upstream} is declared ${declared.lostAnswer}, which needs ${RULE_FOR_LOST_ANSWER[declared.lostAnswer]}`,
+    );
+  }
+  return declared.movesMoney;
+}
+
 export function paymentMutation<Arg, Request, Payload extends object>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
-  if (spec.movesMoney) MONEY_MOVING_MUTATIONS.add(name);
+  const movesMoney = mutationMovesMoney(name, spec);
+  if (movesMoney) MONEY_MOVING_MUTATIONS.add(name);
   // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable,
   // and every mutation may be refused by the caller's rate limits (src/limits/).
-  const errors = withErrors(spec.errors, spec.movesMoney ? [ServiceUnavailableError, RateLimitedError] : [RateLimitedError]);
+  const errors = withErrors(spec.errors, movesMoney ? [ServiceUnavailableError, RateLimitedError] : [RateLimitedError]);
   const clientRule = spec.access.client;
 
   const watchCreated = (payload: Payload, ctx: GatewayContext): Payload => {
@@ -84,7 +117,7 @@ export function paymentMutation<Arg, Request, Payload extends object>(name: stri
 
   const run = async (arg: Arg, ctx: GatewayContext): Promise<Payload> => {
     // Before validation: a caller over its limits learns nothing more and costs nothing more.
-    const retryAfterMs = spec.movesMoney ? await ctx.limits.admitMoneyMove() : ctx.limits.generalLimitRetryAfterMs;
+    const retryAfterMs = movesMoney ? await ctx.limits.admitMoneyMove() : ctx.limits.generalLimitRetryAfterMs;
     if (retryAfterMs !== null) throw new RateLimitedError(retryAfterMs);
     if (spec.validate) {
       const checks = new Checks();
@@ -137,11 +170,11 @@ export function paymentMutation<Arg, Request, Payload extends object>(name: stri
         const target = spec.target?.(arg);
         try {
           const payload = await run(arg, ctx);
-          if (spec.movesMoney) audit(ctx, name, { arg, payload, target, outcome: 'success' });
+          if (movesMoney) audit(ctx, name, { arg, payload, target, outcome: 'success' });
           return payload;
         } catch (err) {
           const typed = toPaymentError(err, errors, target ?? {});
-          if (spec.movesMoney) audit(ctx, name, { arg, target, outcome: typed.code });
+          if (movesMoney) audit(ctx, name, { arg, target, outcome: typed.code });
           throw typed;
         }
       },

@@ -43,7 +43,7 @@ import { audit } from './audit.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { WalletEnum } from './enums.js';
-import { PaymentErrorInterface } from './errors.js';
+import { PaymentErrorInterface } from './error-types.js';
 import { canonicalFilter, filteredConnection, listOnce } from './list-filter.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { decodeGlobalId } from './nodes.js';
@@ -114,7 +114,7 @@ const ShortfallRef = builder.objectRef<WalletShortfall>('PayoutBatchShortfall').
   }),
 });
 
-// The typed errors of batches, next to the others (src/schema/errors.ts shows how each is made).
+// The typed errors of batches, next to the others (src/schema/error-types.ts shows how each is made).
 function errorType(cls: abstract new (...args: never[]) => PaymentError, description: string) {
   return { name: cls.name, description, interfaces: [PaymentErrorInterface], isTypeOf: (value: unknown) => value instanceof cls };
 }
@@ -125,7 +125,7 @@ builder.objectType(PayoutBatchNotFoundError, {
 builder.objectType(PayoutBatchStateError, {
   ...errorType(PayoutBatchStateError, 'The batch is not in a state that allows this.'),
   fields: (t) => ({
-    status: t.field({ type: PayoutBatchStatusEnum, resolve: (e) => e.status as never, description: 'The batch’s status now.' }),
+    status: t.field({ type: PayoutBatchStatusEnum, resolve: (e) => e.status, description: 'The batch’s status now.' }),
   }),
 });
 builder.objectType(PayoutBatchFullError, {
@@ -472,7 +472,7 @@ const START_ERRORS = [PayoutBatchShortfallError, PayoutBatchNotFoundError, Payou
 
 paymentMutation('startPayoutBatch', {
   description:
-    'Checks every wallet covers its items (amount + fees) and starts the batch: a replica sends it in chunks of 100, paced under the service’s rate. With PAYOUT_BATCH_APPROVAL=required it only queues the batch for approvePayoutBatch. A PAUSED batch resumes. Starting a started batch changes nothing.',
+    'Checks every wallet covers its items (amount + fees) and starts the batch: a replica sends it in chunks of 100, paced under the service’s rate. With PAYOUT_BATCH_APPROVAL=required it only queues the batch for approvePayoutBatch. A PAUSED batch resumes: the items the service refused for funds are checked again with the rest and sent again, each under a new ext_id; items set aside by sendWhatFits stay unsent. Starting a started batch changes nothing.',
   arg: { name: 'input', type: StartPayoutBatchInput },
   payload: payload('StartPayoutBatchPayload', 'The batch, queued to run or waiting for approval.'),
   errors: START_ERRORS,

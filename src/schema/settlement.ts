@@ -1,6 +1,6 @@
 // Settlements: move collected funds to the payout account set up in the
 // service's business settings.
-import { UpstreamCallError } from '../upstream/errors.js';
+import { UpstreamCallError } from '../upstream/call-error.js';
 import type { Settlement, SettlementAccount, SettlementStatus } from '../upstream/types.js';
 import { access } from './access.js';
 import { builder } from './builder.js';
@@ -132,7 +132,7 @@ paymentMutation('createSettlement', {
   errors: [ValidationError, InsufficientFundsError, PaymentAccountMissingError, RateLimitedError, IdempotencyConflictError, UpstreamError],
   result: { name: 'CreateSettlementResult', description: 'The new settlement, or why it was not created.' },
   access: { scope: 'settlements:write' },
-  movesMoney: true,
+  upstream: 'createSettlement',
   validate: (input, checks) => checks.amount(checks.at('amount'), input.amount),
   request: (input) => ({ amount: input.amount }),
   // A settlement carries only its amount: one whose creation got no answer cannot be told apart from another.
@@ -148,7 +148,7 @@ paymentMutation('cancelSettlement', {
   errors: [NotFoundError, SettlementNotCancellableError, UpstreamError],
   result: { name: 'CancelSettlementResult', description: 'The cancelled settlement, or why it was not cancelled.' },
   access: { scope: 'settlements:write' },
-  movesMoney: true,
+  upstream: 'cancelSettlement',
   target: (reference) => ({ resource: 'settlement', reference }),
   request: (reference: string) => reference,
   idempotency: { notNeeded: 'Cancelling is final: a second cancel of the same settlement is refused by the service and moves nothing.' },

@@ -4,7 +4,7 @@ import { wrapErrorIfMatches } from '@pothos/plugin-errors';
 import { extIdForKey } from '../idempotency/ext-id.js';
 import { walletForPhone } from '../upstream/phone-rules.js';
 import type { BulkTransferFailure, CreateTransferInput, Transfer, TransferStatus, Wallet } from '../upstream/types.js';
-import { UpstreamCallError, isDuplicateExtId } from '../upstream/errors.js';
+import { UpstreamCallError, isDuplicateExtId } from '../upstream/call-error.js';
 import { access } from './access.js';
 import { builder, type GatewaySchemaTypes } from './builder.js';
 import type { GatewayContext } from './context.js';
@@ -22,7 +22,7 @@ import {
   walletNamedIn,
   type PaymentError,
 } from '../errors/payment-errors.js';
-import { PaymentErrorInterface } from './errors.js';
+import { PaymentErrorInterface } from './error-types.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withinBounds, type CommonFilter } from './list-filter.js';
@@ -181,7 +181,7 @@ paymentMutation('createTransfer', {
   errors: [ValidationError, InsufficientFundsError, InvalidAccountError, RateLimitedError, IdempotencyConflictError, UpstreamError],
   result: { name: 'CreateTransferResult', description: 'The queued transfer, or why it was not sent.' },
   access: { scope: 'payouts:write' },
-  movesMoney: true,
+  upstream: 'createTransfer',
   validate: (input, checks) => checkTransferItem(checks, [], input),
   // Without an extId of the client's, one derived from the key lets a transfer whose answer was lost be found again.
   request: (input, key) => ({ ...toUpstreamItem(input), extId: input.extId ?? (key ? extIdForKey(key) : null) }),
@@ -334,7 +334,7 @@ paymentMutation('createBulkTransfer', {
   errors: [ValidationError, BatchSizeLimitExceededError, RateLimitedError, IdempotencyConflictError, UpstreamError],
   result: { name: 'CreateBulkTransferResult', description: 'What was queued, or why nothing was.' },
   access: { scope: 'payouts:write' },
-  movesMoney: true,
+  upstream: 'createBulkTransfer',
   validate: (input, checks) => {
     if (input.transfers.length > BULK_TRANSFER_LIMIT) throw new BatchSizeLimitExceededError(BULK_TRANSFER_LIMIT, input.transfers.length);
     if (input.transfers.length === 0) checks.fail(checks.at('transfers'), 'Give at least one transfer.', 'Indiquez au moins un transfert.');

@@ -1,34 +1,21 @@
-// The typed client: one function per REST operation of the payment service.
-// Requests: snake_case keys, integer amounts (JSON numbers), `payment_method_details`
-// nested, optional fields omitted when null/undefined, path segments URL-encoded.
+// The typed client: one function per REST operation of the payment service, each
+// made from its declaration (./operations.ts: endpoint, request, normalizer).
 // Responses: the envelope decides success by `status`; failures go through
-// mapFailure (./failure.ts); `data` goes through one normalizer per resource
-// (./normalize.ts); a `data` of the wrong shape is a `bad_body` fault.
+// mapFailure (./failure.ts); `data` goes through the operation's normalizer; a
+// `data` of the wrong shape is a `bad_body` fault.
 // A body that is not an envelope is a `bad_body` fault whatever the HTTP status
 // (an HTML 502 page included, after the GET retries); `http_status` is a 5xx
 // with an empty body. Both are UPSTREAM_UNAVAILABLE with `httpStatus` set.
 
 import type { UpstreamConfig } from '../config.js';
-import { UpstreamCallError } from './errors.js';
 import { readEnvelope, type Envelope } from './envelope.js';
-import { mapFailure, type Operation } from './failure.js';
+import { mapFailure } from './failure.js';
 import { createTransport, type HttpCall } from './http.js';
-import { ENDPOINTS, callOutcome, type UpstreamObserver } from './observation.js';
-import {
-  BadBodyError,
-  isPlainObject,
-  normalizeBalance,
-  normalizeBulkResult,
-  normalizeCharge,
-  normalizeCheckout,
-  normalizeCreatedCharge,
-  normalizeInitializedCheckout,
-  normalizeList,
-  normalizePagination,
-  normalizeSettlement,
-  normalizeTransfer,
-} from './normalize.js';
-import type { ChargeListFilter, CreateTransferInput, UpstreamClient } from './types.js';
+import { BadBodyError } from './normalize.js';
+import { callOutcome, type UpstreamObserver } from './observation.js';
+import { OPERATION_NAMES, PAYMENT_PATH, declarationOf, endpointOf, type Operation, type OperationDeclaration } from './operations.js';
+import { segment } from './request-fields.js';
+import type { UpstreamClient } from './types.js';
 
 export interface UpstreamClientOptions {
   /** Retries of idempotent GETs (default 2). */
@@ -44,8 +31,6 @@ export interface UpstreamClientOptions {
   /** Trace context headers sent with each call (the higher layer's tracing; none by default). */
   traceHeaders?: () => Record<string, string>;
 }
-
-const P = '/v1/payment';
 
 export function createUpstreamClient(config: UpstreamConfig, options: UpstreamClientOptions = {}): UpstreamClient {
   const { observe, ...transportOptions } = options;
@@ -67,7 +52,7 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
     const started = performance.now();
     const report = (outcome: string) => {
       try {
-        observe({ operation, endpoint: ENDPOINTS[operation], outcome, startedAt, durationMs: performance.now() - started });
+        observe({ operation, endpoint: endpointOf(operation), outcome, startedAt, durationMs: performance.now() - started });
       } catch {
         // Bookkeeping must never change how a payment call ends.
       }
@@ -114,114 +99,31 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
     }
   }
 
-  const get = (path: string, query?: URLSearchParams): HttpCall => ({ method: 'GET', path, query, idempotent: true });
-  const post = (path: string, body: unknown): HttpCall => ({ method: 'POST', path, body, idempotent: false });
+  /**
+   * One client method, as its declaration says. Async, so a value the service must not see rejects (never
+   * throws) like any failed call, and before anything is observed.
+   */
+  function operation<K extends Operation>(name: K) {
+    const declaration: OperationDeclaration<K> = declarationOf(name);
+    return async (...args: Parameters<UpstreamClient[K]>) => {
+      const req = httpCall(declaration, args);
+      return call(name, req, (env) => declaration.read(env, args), declaration.readsFailure);
+    };
+  }
+
+  function httpCall<K extends Operation>(declaration: OperationDeclaration<K>, args: Parameters<UpstreamClient[K]>): HttpCall {
+    const { reference, query, body } = declaration.request?.(args, config) ?? {};
+    const path = declaration.path.replace('{reference}', () => segment(reference as string));
+    // Only a read is safe to send twice (cancelSettlement is a GET that changes state).
+    const idempotent = declaration.method === 'GET' && !declaration.movesMoney;
+    return { method: declaration.method, path: `${PAYMENT_PATH}${path}`, query, body, idempotent };
+  }
+
+  // TypeScript cannot relate each name to its own method in a loop over a union: the declarations' types are checked above.
+  const methods = Object.fromEntries(OPERATION_NAMES.map((name) => [name, operation(name)])) as unknown as Omit<UpstreamClient, 'close'>;
 
   return {
-    async initializeCheckout(input) {
-      const body = compact({
-        email: input.email,
-        amount: amount(input.amount, 'amount'),
-        success_url: input.successUrl,
-        cancel_url: input.cancelUrl,
-      });
-      return call('initializeCheckout', post(`${P}/checkouts/initialize/`, body), (env) =>
-        normalizeInitializedCheckout(env.data, env.message),
-      );
-    },
-
-    async fetchCheckout(reference) {
-      return call('fetchCheckout', get(`${P}/checkouts/${segment(reference)}`), (env) => normalizeCheckout(env.data));
-    },
-
-    async listCheckouts() {
-      return call('listCheckouts', get(`${P}/checkouts`), (env) => normalizeList(env.data, normalizeCheckout));
-    },
-
-    async createCharge(input) {
-      const body = compact({
-        amount: amount(input.amount, 'amount'),
-        currency: input.currency,
-        ext_id: input.extId,
-        payment_method_details: compact({
-          phone: input.phone,
-          provider: input.provider,
-          confirmation_method: input.confirmationMethod,
-        }),
-      });
-      return call('createCharge', post(`${P}/charges/`, body), (env) => normalizeCreatedCharge(env.data));
-    },
-
-    async submitChargeOtp(input) {
-      const body = { otp: input.otp, charge_reference: input.chargeReference };
-      return call('submitChargeOtp', post(`${P}/charges/submit`, body), (env) => normalizeCharge(env.data));
-    },
-
-    async fetchCharge(reference) {
-      return call('fetchCharge', get(`${P}/charges/${segment(reference)}`), (env) => normalizeCharge(env.data));
-    },
-
-    async listCharges(filter, paging) {
-      const page = positive(paging.page, 'page');
-      const pageSize = positive(paging.pageSize, 'pageSize');
-      const query = chargeQuery(filter);
-      query.set(config.pageParam, String(page));
-      query.set(config.pageSizeParam, String(pageSize));
-      return call('listCharges', get(`${P}/charges`, query), (env) => {
-        const items = normalizeList(env.data, normalizeCharge);
-        return { items, pagination: normalizePagination(env.pagination, { page, pageSize, itemCount: items.length }) };
-      });
-    },
-
-    async fetchBalance() {
-      return call('fetchBalance', get(`${P}/balances`), (env) => normalizeBalance(env.data));
-    },
-
-    async createTransfer(input) {
-      return call('createTransfer', post(`${P}/transfers/`, transferBody(input)), (env) => normalizeTransfer(env.data));
-    },
-
-    async createBulkTransfer(items) {
-      const body = { transfers: items.map((item, i) => transferBody(item, `transfers.${i}.`)) };
-      const failed = (env: Envelope) => env.failedTransfers ?? (isPlainObject(env.data) ? env.data.failed_transfers : undefined);
-      return call(
-        'createBulkTransfer',
-        post(`${P}/transfers/bulk/`, body),
-        (env) => normalizeBulkResult(failed(env), env.message, items),
-        // `status: false` with a non-empty `failed_transfers` and no error code is read as a
-        // per-item outcome too (e.g. every item failed), not as a failure of the whole call:
-        // the caller must learn which items failed. Whole-call failures carry an error code.
-        (env) => env.errorCode === null && Array.isArray(failed(env)) && (failed(env) as unknown[]).length > 0,
-      );
-    },
-
-    async listTransfers() {
-      return call('listTransfers', get(`${P}/transfers`), (env) => normalizeList(env.data, normalizeTransfer));
-    },
-
-    async fetchTransfer(reference) {
-      return call('fetchTransfer', get(`${P}/transfers/${segment(reference)}`), (env) => normalizeTransfer(env.data));
-    },
-
-    async createSettlement(input) {
-      const body = { amount: amount(input.amount, 'amount') };
-      return call('createSettlement', post(`${P}/settlements/`, body), (env) => normalizeSettlement(env.data));
-    },
-
-    async fetchSettlement(reference) {
-      return call('fetchSettlement', get(`${P}/settlements/${segment(reference)}`), (env) => normalizeSettlement(env.data));
-    },
-
-    async listSettlements() {
-      return call('listSettlements', get(`${P}/settlements`), (env) => normalizeList(env.data, normalizeSettlement));
-    },
-
-    async cancelSettlement(reference) {
-      // A GET that changes state: never retried, outcome unknown on faults after sending.
-      const req: HttpCall = { method: 'GET', path: `${P}/settlements/${segment(reference)}/cancel/`, idempotent: false };
-      return call('cancelSettlement', req, (env) => normalizeSettlement(env.data));
-    },
-
+    ...methods,
     close() {
       return http.close();
     },
@@ -229,56 +131,3 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
 }
 
 const READING_DETAIL = { empty: 'empty body', not_json: 'not JSON', not_envelope: 'not a response envelope' } as const;
-
-function invalid(message: string): UpstreamCallError {
-  return new UpstreamCallError({ code: 'VALIDATION_FAILED', message });
-}
-
-/** One URL path segment; `chk_<hex>` and UUID references pass through, anything else is encoded. */
-function segment(reference: string): string {
-  if (typeof reference !== 'string' || reference.trim() === '' || reference === '.' || reference === '..') {
-    throw invalid('reference must be a non-empty string');
-  }
-  return encodeURIComponent(reference);
-}
-
-function amount(value: number, field: string): number {
-  if (!Number.isSafeInteger(value)) throw invalid(`${field} must be an integer amount`);
-  return value;
-}
-
-function positive(value: number, field: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`${field} must be a positive integer`);
-  return value;
-}
-
-/** Drops null/undefined members: optional fields are omitted, never sent as null. */
-function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
-}
-
-function transferBody(input: CreateTransferInput, prefix = '') {
-  return compact({
-    amount: amount(input.amount, `${prefix}amount`),
-    recipient_phone: input.recipientPhone,
-    recipient_wallet: input.recipientWallet,
-    ext_id: input.extId,
-  });
-}
-
-/** The charge-list filters as the service's snake_case query parameters; empty values are left out. */
-export function chargeQuery(filter: ChargeListFilter): URLSearchParams {
-  const q = new URLSearchParams();
-  const add = (key: string, value: string | number | undefined | null) => {
-    if (value !== undefined && value !== null && value !== '') q.set(key, String(value));
-  };
-  add('reference', filter.reference);
-  add('status', filter.status);
-  add('provider', filter.provider);
-  add('phone', filter.phone);
-  add('date_from', filter.dateFrom);
-  add('date_to', filter.dateTo);
-  add('amount_min', filter.amountMin === undefined || filter.amountMin === null ? undefined : amount(filter.amountMin, 'amountMin'));
-  add('amount_max', filter.amountMax === undefined || filter.amountMax === null ? undefined : amount(filter.amountMax, 'amountMax'));
-  return q;
-}

@@ -5,11 +5,12 @@
 //  2. `error_code` any other string                   -> UNKNOWN_ERROR, upstreamCode = the raw string
 //  3. message `Invalid API key`                       -> UNAUTHENTICATED
 //  4. message `Charge not found`                      -> CHARGE_NOT_FOUND
-//  5. "not found" message on fetch checkout / transfer /
-//     settlement or on cancel settlement             -> NOT_FOUND
-//  6. any other failure of cancel settlement          -> SETTLEMENT_NOT_CANCELLABLE
-//  7. create settlement whose message or errors match
-//     PAYMENT_ACCOUNT_PATTERN                         -> PAYMENT_ACCOUNT_MISSING
+//  5. "not found" message, where the operation's declaration
+//     says `failureMessages.notFound`                 -> NOT_FOUND
+//  6. any other failure, where it declares
+//     `failureMessages.otherwise`                     -> that code
+//  7. a message or field error matching PAYMENT_ACCOUNT_PATTERN,
+//     where it declares `failureMessages.paymentAccount` -> PAYMENT_ACCOUNT_MISSING
 //  8. an `errors` object with entries                 -> INVALID_DATA (+ fieldErrors)
 //  9. HTTP 401                                        -> UNAUTHENTICATED
 // 10. anything else                                   -> UNKNOWN_ERROR (upstreamCode null)
@@ -17,29 +18,10 @@
 // `fieldErrors` is filled from `errors` whatever the code. Messages are the
 // service's own, with the API key and base URL redacted should they appear.
 
-import { UPSTREAM_ERROR_CODES, UpstreamCallError, type ErrorCode, type FieldError } from './errors.js';
+import { UPSTREAM_ERROR_CODES, UpstreamCallError, type ErrorCode, type FieldError } from './call-error.js';
 import type { Envelope } from './envelope.js';
 import { flattenFieldErrors } from './normalize.js';
-
-export const OPERATIONS = [
-  'initializeCheckout',
-  'fetchCheckout',
-  'listCheckouts',
-  'createCharge',
-  'submitChargeOtp',
-  'fetchCharge',
-  'listCharges',
-  'fetchBalance',
-  'createTransfer',
-  'createBulkTransfer',
-  'listTransfers',
-  'fetchTransfer',
-  'createSettlement',
-  'fetchSettlement',
-  'listSettlements',
-  'cancelSettlement',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
+import { declarationOf, type Operation } from './operations.js';
 
 export const INVALID_API_KEY_PATTERN = /\binvalid api key\b/i;
 export const CHARGE_NOT_FOUND_PATTERN = /\bcharge not found\b/i;
@@ -52,13 +34,6 @@ export const NOT_FOUND_PATTERN = /\bnot found\b|\bdoes not exist\b|\bno \w+ matc
  * only place that guess is made.
  */
 export const PAYMENT_ACCOUNT_PATTERN = /payment account/i;
-
-const NOT_FOUND_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
-  'fetchCheckout',
-  'fetchTransfer',
-  'fetchSettlement',
-  'cancelSettlement',
-]);
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(UPSTREAM_ERROR_CODES);
 
@@ -90,10 +65,11 @@ export function mapFailure(envelope: Envelope, ctx: FailureContext): UpstreamCal
   }
   if (INVALID_API_KEY_PATTERN.test(envelope.message)) return make('UNAUTHENTICATED');
   if (CHARGE_NOT_FOUND_PATTERN.test(envelope.message)) return make('CHARGE_NOT_FOUND');
-  if (NOT_FOUND_OPERATIONS.has(ctx.operation) && NOT_FOUND_PATTERN.test(envelope.message)) return make('NOT_FOUND');
-  if (ctx.operation === 'cancelSettlement') return make('SETTLEMENT_NOT_CANCELLABLE');
+  const byMessage = declarationOf(ctx.operation).failureMessages ?? {};
+  if (byMessage.notFound && NOT_FOUND_PATTERN.test(envelope.message)) return make('NOT_FOUND');
+  if (byMessage.otherwise) return make(byMessage.otherwise);
   if (
-    ctx.operation === 'createSettlement' &&
+    byMessage.paymentAccount &&
     (PAYMENT_ACCOUNT_PATTERN.test(envelope.message) || fieldErrors.some((f) => PAYMENT_ACCOUNT_PATTERN.test(f.message)))
   ) {
     return make('PAYMENT_ACCOUNT_MISSING');

@@ -19,7 +19,7 @@
 // - Nothing is logged here; error messages never contain the API key or the base URL.
 
 import { Pool } from 'undici';
-import { UpstreamCallError, type TransportFault } from './errors.js';
+import { UpstreamCallError, type TransportFault } from './call-error.js';
 
 export interface TransportOptions {
   baseUrl: string;

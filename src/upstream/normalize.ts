@@ -38,7 +38,7 @@ import {
   type UtcTimestamp,
   type Wallet,
 } from './types.js';
-import type { FieldError } from './errors.js';
+import type { FieldError } from './call-error.js';
 
 /** A value in the service's response that does not have the documented shape. */
 export class BadBodyError extends Error {

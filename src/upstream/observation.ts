@@ -2,11 +2,11 @@
 // traces and per-operation logs kept by higher layers (src/observability/),
 // which hand in a callback: this layer imports none of them.
 //
-// Calls are named by route TEMPLATE (`GET /v1/payment/charges/{reference}`),
-// never by the path actually called: a reference in a label would give every
-// payment its own time series.
-import { UpstreamCallError } from './errors.js';
-import type { Operation } from './failure.js';
+// Calls are named by route TEMPLATE (`GET /v1/payment/charges/{reference}`, see
+// endpointOf in ./operations.ts), never by the path actually called: a reference
+// in a label would give every payment its own time series.
+import { UpstreamCallError } from './call-error.js';
+import type { Operation } from './types.js';
 
 export interface UpstreamCallObservation {
   operation: Operation;
@@ -20,25 +20,6 @@ export interface UpstreamCallObservation {
 }
 
 export type UpstreamObserver = (call: UpstreamCallObservation) => void;
-
-export const ENDPOINTS: Readonly<Record<Operation, string>> = {
-  initializeCheckout: 'POST /v1/payment/checkouts/initialize/',
-  fetchCheckout: 'GET /v1/payment/checkouts/{reference}',
-  listCheckouts: 'GET /v1/payment/checkouts',
-  createCharge: 'POST /v1/payment/charges/',
-  submitChargeOtp: 'POST /v1/payment/charges/submit',
-  fetchCharge: 'GET /v1/payment/charges/{reference}',
-  listCharges: 'GET /v1/payment/charges',
-  fetchBalance: 'GET /v1/payment/balances',
-  createTransfer: 'POST /v1/payment/transfers/',
-  createBulkTransfer: 'POST /v1/payment/transfers/bulk/',
-  listTransfers: 'GET /v1/payment/transfers',
-  fetchTransfer: 'GET /v1/payment/transfers/{reference}',
-  createSettlement: 'POST /v1/payment/settlements/',
-  fetchSettlement: 'GET /v1/payment/settlements/{reference}',
-  listSettlements: 'GET /v1/payment/settlements',
-  cancelSettlement: 'GET /v1/payment/settlements/{reference}/cancel/',
-};
 
 /** A bounded label for how a call ended. */
 export function callOutcome(err: unknown): string {

@@ -252,3 +252,6 @@ export interface UpstreamClient {
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
+
+/** The operations of the service: every client method but `close`, each declared once in ./operations.ts. */
+export type Operation = Exclude<keyof UpstreamClient, 'close'>;

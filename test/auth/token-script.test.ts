@@ -1,10 +1,12 @@
-// `npm run token` as a person runs it: tsx in a child process, the secret in its
-// environment, the token on stdout; the token then verifies with that secret.
+// `npm run token` as a person runs it: the script in a child process (compiled once per
+// test run: ../helpers/compiled.ts), the secret in its environment, the token on stdout;
+// the token then verifies with that secret.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { base64url } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createTokenVerifier } from '../../src/auth/index.js';
+import { compiled } from '../helpers/compiled.js';
 import { authConfig } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,7 +14,7 @@ const SECRET = 'token-script-test-secret-0123456789abcdef';
 
 function runScript(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/token.ts', ...args], { cwd: repoRoot, env }, (err, stdout, stderr) => {
+    execFile(process.execPath, [compiled('scripts/token.ts'), ...args], { cwd: repoRoot, env }, (err, stdout, stderr) => {
       resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });
     });
   });

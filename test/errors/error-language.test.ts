@@ -48,7 +48,7 @@ import {
 import { TOP_LEVEL_ERRORS, isTopLevelCode, topLevelError, topLevelText, upstreamFailureText } from '../../src/errors/top-level.js';
 import { schema } from '../../src/schema/index.js';
 import { Checks } from '../../src/schema/validation.js';
-import { ERROR_CODES, UpstreamCallError, isRetryableCode } from '../../src/upstream/errors.js';
+import { ERROR_CODES, UpstreamCallError, isRetryableCode } from '../../src/upstream/call-error.js';
 import { PROVIDERS, RESOURCE_KINDS, WALLETS } from '../../src/upstream/types.js';
 
 /** Words that make a sentence French (at least one must appear). */

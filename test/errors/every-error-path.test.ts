@@ -17,7 +17,7 @@ import { bearer, postQuery, type GraphQLErrorShape } from '../schema/auth-suppor
 /** Codes only other suites can provoke (a crash, a shutdown, a trimmed log, an outage mid-stream), and where. */
 const PROVOKED_ELSEWHERE: Partial<Record<TopLevelCode, string>> = {
   INTERNAL_SERVER_ERROR: 'test/security/traceable-errors.test.ts (a resolver that throws)',
-  SERVICE_UNAVAILABLE: 'test/server/shutdown.test.ts, test/idempotency/faults.test.ts (shutting down, Redis down)',
+  SERVICE_UNAVAILABLE: 'test/http/shutdown.test.ts, test/idempotency/faults.test.ts (shutting down, Redis down)',
   SUBSCRIPTION_INTERRUPTED: 'test/live/updated.test.ts, test/live/redis-outage.test.ts (a stream that cannot follow)',
   EVENT_CURSOR_EXPIRED: 'test/live/resume.test.ts (an id older than the log)',
   PERSISTED_QUERY_ONLY: 'never raised today: the trusted-documents plugin answers TRUSTED_DOCUMENT_REQUIRED',

@@ -9,6 +9,7 @@ import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import { createLogger } from '../../src/logger.js';
 import type { LoggedPaymentEvent, PaymentEventRecord } from '../../src/events/payment-event.js';
 import { compareStreamIds } from '../../src/events/stream-id.js';
+import { compiled } from '../helpers/compiled.js';
 import { waitFor } from '../redis/wait.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from './redis-helpers.js';
 
@@ -54,6 +55,24 @@ describe('in-memory bus', () => {
     const e2 = await bus.publishPaymentEvent(paymentEvent('e2'));
     expect(compareStreamIds(e2.seq, e1.seq)).toBeGreaterThan(0);
     expect(await following).toEqual({ done: false, value: logged(paymentEvent('e2'), e2.seq) });
+  });
+
+  it('a delivery id logged twice reaches a resumed subscriber once, as it reaches one connected throughout', async () => {
+    bus = await createEventBus();
+    const throughout = bus.subscribePaymentEvents();
+    const first = throughout.next();
+    const before = await bus.publishPaymentEvent(paymentEvent('before'));
+    await first;
+    const original = await bus.publishPaymentEvent(paymentEvent('e'));
+    expect((await throughout.next()).value).toEqual(logged(paymentEvent('e'), original.seq));
+    // Resumed after `before`: its replay reads the first copy from the log.
+    const resumed = bus.subscribePaymentEvents({ after: before.seq });
+    expect((await resumed.next()).value).toEqual(logged(paymentEvent('e'), original.seq));
+    const nextResumed = resumed.next();
+    await bus.publishPaymentEvent(paymentEvent('e')); // the sender's re-sent copy, logged again
+    const after = await bus.publishPaymentEvent(paymentEvent('after'));
+    expect((await nextResumed).value).toEqual(logged(paymentEvent('after'), after.seq));
+    expect((await throughout.next()).value).toEqual(logged(paymentEvent('after'), after.seq));
   });
 
   it('routes resource changes by type and reference only', async () => {
@@ -121,6 +140,8 @@ describe('in-memory bus', () => {
     const e0 = await bus.publishPaymentEvent(paymentEvent('e0'));
     expect((await first).value).toEqual(logged(paymentEvent('e0'), e0.seq));
     for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) await bus.publishPaymentEvent(paymentEvent(id));
+    // It reads nothing until this replica has handed out all five (none left between its position and the head).
+    await waitFor(async () => (await bus.lag()).entries === 0, 'the tailer to deliver the five events');
     const got: string[] = [];
     const ended = await (async () => {
       for (;;) got.push(((await slow.next()).value as PaymentEventRecord).id);
@@ -181,6 +202,26 @@ describe('redis bus: two replicas', () => {
     await Promise.all([onA.return(), onB.return()]);
   });
 
+  it('a subscriber resumed during a failover gets the copy of an event whose first copy the new primary lacks', async () => {
+    const throughout = a.subscribePaymentEvents();
+    const first = throughout.next();
+    const before = await a.publishPaymentEvent(paymentEvent('evt_before_failover'));
+    await first;
+    const lost = await a.publishPaymentEvent(paymentEvent('evt_lost_in_failover'));
+    expect((await throughout.next()).value).toEqual(logged(paymentEvent('evt_lost_in_failover'), lost.seq));
+    // The replica promoted never received that entry (its write was not acknowledged, so the sender re-sends it).
+    await observer.xdel(`${namespace}:events:log`, lost.seq);
+    const resumed = a.subscribePaymentEvents({ after: before.seq });
+    const nextResumed = resumed.next();
+    const copy = await a.publishPaymentEvent(paymentEvent('evt_lost_in_failover'));
+    const after = await a.publishPaymentEvent(paymentEvent('evt_after_failover'));
+    expect((await nextResumed).value).toEqual(logged(paymentEvent('evt_lost_in_failover'), copy.seq));
+    expect((await resumed.next()).value).toEqual(logged(paymentEvent('evt_after_failover'), after.seq));
+    // Connected throughout: handed the first copy, not the second.
+    expect((await throughout.next()).value).toEqual(logged(paymentEvent('evt_after_failover'), after.seq));
+    await Promise.all([throughout.return(), resumed.return()]);
+  });
+
   it('routes resource changes across replicas by type and reference', async () => {
     const sub = a.subscribeResourceChanged('transfer', 'tr_42');
     const pending = sub.next();
@@ -195,7 +236,10 @@ describe('redis bus: two replicas', () => {
     expect(await following).toEqual({ done: false, value: change('transfer', 'tr_42', 'failed') });
     await sub.return();
     // Unsubscribed from Redis once the last local iterator is gone.
-    await waitForSubscribers(observer, channel('resourceChanged:transfer:tr_42'), 0).catch(() => undefined);
+    // (waitForSubscribers waits for at least n: with 0 it would not wait for the unsubscribe at all.)
+    const numsub = async () =>
+      Number(((await observer.pubsub('NUMSUB', channel('resourceChanged:transfer:tr_42'))) as [string, number])[1]);
+    await waitFor(async () => (await numsub()) === 0, 'the unsubscribe from Redis');
     const [, count] = (await observer.pubsub('NUMSUB', channel('resourceChanged:transfer:tr_42'))) as [string, number];
     expect(Number(count)).toBe(0);
   });
@@ -263,8 +307,7 @@ describe('redis bus: two replicas', () => {
   });
 
   it('a process that closed its bus exits by itself', async () => {
-    const script = fileURLToPath(new URL('./fixtures/bus-exit.ts', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, `${namespace}-exit`], {
+    const { stdout } = await promisify(execFile)(process.execPath, [compiled('test/events/fixtures/bus-exit.ts'), `${namespace}-exit`], {
       timeout: 15_000,
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
     });

@@ -49,6 +49,8 @@ export interface StackOptions {
   sandboxWebhooks?: boolean;
   /** The gateway's own clock (reconciliation, subscription pollers), e.g. the sandbox's manual clock. Default: the real one. */
   clock?: StartGatewayOptions['clock'];
+  /** The idempotency store's time (claim expiry, settle window), e.g. a manual clock a test moves. Default: the real one. */
+  idempotencyClock?: StartGatewayOptions['idempotencyClock'];
 }
 
 export const testKey = (label = 'gw'): string => newKey(label);
@@ -82,7 +84,11 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   });
   const logLines: string[] = [];
   const log: Logger = createLogger('debug', { write: (line) => logLines.push(line) });
-  const gateway = await startGateway(config, log, { redisNamespace: options.redisNamespace, clock: options.clock });
+  const gateway = await startGateway(config, log, {
+    redisNamespace: options.redisNamespace,
+    clock: options.clock,
+    idempotencyClock: options.idempotencyClock,
+  });
   // The readiness probe checks the service once at start: let that GET land before a test counts requests.
   await gateway.readiness.firstCheck;
   if (options.sandboxWebhooks) sandbox.setWebhook({ url: gateway.webhookUrl!, secret: webhookSecret, scheme: 'hmac-sha256-hex' });

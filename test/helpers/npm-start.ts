@@ -1,10 +1,11 @@
 // The gateway as `npm start` starts it: src/main.ts in its own process, with
 // no configuration but free ports (and, when a test gives one, the sandbox's
 // data folder), so every default a newcomer gets applies: the embedded
-// sandbox, TRUSTED_DOCUMENTS' default, the development token. It runs from
-// source through tsx (`npm start` runs the same sources compiled by tsc -b).
+// sandbox, TRUSTED_DOCUMENTS' default, the development token. Like `npm start`,
+// it runs the sources compiled to JavaScript (once per test run: ./compiled.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiled } from './compiled.js';
 import { waitFor } from './wait.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,7 +27,7 @@ export interface StartedGateway {
 }
 
 export async function startAsNpmStart(env: Record<string, string> = {}): Promise<StartedGateway> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [compiled('src/main.ts')], {
     cwd: repoRoot,
     // No balancer to wait for: SIGTERM drains at once (SHUTDOWN_GRACE_MS is the only default changed).
     env: bareEnv({ PORT: '0', SANDBOX_PORT: '0', SHUTDOWN_GRACE_MS: '0', ...env }),

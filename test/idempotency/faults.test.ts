@@ -19,7 +19,7 @@ import {
 import { connectRedis, redisEpoch, type GatewayRedis } from '../../src/redis/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
-import { UpstreamCallError } from '../../src/upstream/errors.js';
+import { UpstreamCallError } from '../../src/upstream/call-error.js';
 import type { Transfer, UpstreamClient } from '../../src/upstream/types.js';
 import { startFaultProxy, type FaultAction, type FaultProxy } from '../helpers/fault-proxy.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';

@@ -22,7 +22,7 @@ import {
   type StoreOptions,
 } from '../../src/idempotency/store.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { UpstreamCallError, type UpstreamErrorInit } from '../../src/upstream/errors.js';
+import { UpstreamCallError, type UpstreamErrorInit } from '../../src/upstream/call-error.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 
 const namespace = uniqueNamespace('idem');

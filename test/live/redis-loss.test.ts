@@ -91,4 +91,23 @@ describe('a Redis restarted empty under the event log', () => {
     const resumed = subscribe(staffClient(stack), ResumableEvents, { kinds: [kind], after: history.data!.events.edges[1]!.node.id });
     expect((await resumed.next(10_000, 'the event after the reloaded id')).paymentEvents.reference).toBe(`${kind}#c3`);
   });
+
+  it('while Redis is down, resuming paymentEvents and reading `events` are SERVICE_UNAVAILABLE (retryable), not an unexpected error', async () => {
+    const kind = 'loss.down';
+    expect(await post(kind, 'd0')).toBe(200);
+    const history = await stack.gql(EventHistory, { first: 1, filter: { kinds: [kind] } });
+    const id = history.data!.events.edges[0]!.node.id;
+    await redis.kill();
+    try {
+      const sub = subscribe(staffClient(stack), ResumableEvents, { kinds: [kind], after: id });
+      const end = await withTimeout(sub.ended, 5_000, 'the refusal');
+      const errors = (end.kind === 'error' ? end.error : sub.results[0]?.errors) as Array<{ extensions?: Record<string, unknown> }>;
+      expect(errors[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryable: true });
+      const page = await stack.gql(EventHistory, { first: 1, filter: { kinds: [kind] } });
+      expect(page.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryable: true });
+      expect(page.raw).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/i);
+    } finally {
+      await redis.restart();
+    }
+  });
 });

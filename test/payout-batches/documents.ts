@@ -82,6 +82,17 @@ export const BatchItems = graphql(`
   }
 `);
 
+export const BatchItemsPage = graphql(`
+  query TestPayoutBatchItemsPage($id: ID!, $filter: PayoutBatchItemFilter, $after: String) {
+    payoutBatch(id: $id) {
+      items(filter: $filter, first: 50, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        edges { node { index status extId transferReference failure { __typename code } } }
+      }
+    }
+  }
+`);
+
 export const BatchUpdated = graphql(`
   subscription TestPayoutBatchUpdated($id: ID!) {
     payoutBatchUpdated(id: $id) { status settled sent { items } succeeded { items } failed { items } notSent { items } }

@@ -1,9 +1,11 @@
-// The pacer every replica asks before a bulk call: at most N grants in any
-// window of one second plus the margin, counted together for every pacer that
-// shares the Redis key (replicas), and an honest wait when the window is full.
+// The pacer every replica asks before a bulk call: at most N calls in any
+// sliding second, each counted until one second after the latest moment it may
+// have reached the service (the end of the call; while on its way, up to
+// HOLD_MS), together for every pacer that shares the Redis key (replicas), and
+// an honest wait when the window is full.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { memoryPacer, redisPacer } from '../../src/payout-batches/pacing.js';
+import { HOLD_MS, memoryPacer, redisPacer, type PacerSlot, type Take } from '../../src/payout-batches/pacing.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 
@@ -23,32 +25,70 @@ afterAll(async () => {
   await redis.quit();
 });
 
-it('memory: a sliding window, not a fixed one: a slot frees exactly one window after its grant', async () => {
+const granted = (take: Take): PacerSlot => {
+  if (!('slot' in take)) throw new Error(`no slot: wait ${take.waitMs} ms`);
+  return take.slot;
+};
+const waitOf = (take: Take) => ('waitMs' in take ? take.waitMs : null);
+
+it('memory: a sliding window, not a fixed one: a call on its way holds its slot until it is over, then one second more', async () => {
   let now = 10_500;
-  const pacer = memoryPacer({ callsPerSecond: 5, marginMs: 100 }, () => now);
+  const pacer = memoryPacer({ callsPerSecond: 5, marginMs: 10 }, () => now);
+  const slots: PacerSlot[] = [];
   for (let i = 0; i < 5; i++) {
-    expect(await pacer.tryTake()).toBeNull();
+    slots.push(granted(await pacer.tryTake()));
     now += 100;
   }
-  // t = 11,000: a fixed one-second window would open here; the service's sliding one does not.
-  expect(await pacer.tryTake()).toBe(600);
-  now += 599;
-  expect(await pacer.tryTake()).toBe(1);
-  now += 1;
-  expect(await pacer.tryTake()).toBeNull();
-  expect(await pacer.tryTake()).toBe(100);
+  // The last four are answered at once; the first is still on its way.
+  now = 10_950;
+  for (const slot of slots.slice(1)) await slot.finished();
+  // t = 11,000: a fixed one-second window would open here; the service's sliding one does not. The first call may
+  // free its slot as early as 11,510 (were it over at once), so the waiter is told to ask again then.
+  now = 11_000;
+  expect(waitOf(await pacer.tryTake())).toBe(510);
+  now = 11_510;
+  // Still on its way: it may reach the service any moment; asked again shortly.
+  expect(waitOf(await pacer.tryTake())).toBe(10);
+  // Over at 11,520: its slot frees a second (and the margin) later. The others (over at 10,950) free at 11,960.
+  now = 11_520;
+  await slots[0]!.finished();
+  expect(waitOf(await pacer.tryTake())).toBe(440);
+  now = 11_959;
+  expect(waitOf(await pacer.tryTake())).toBe(1);
+  now = 11_960;
+  for (let i = 0; i < 4; i++) granted(await pacer.tryTake());
+  expect(waitOf(await pacer.tryTake())).toBe(570);
 });
 
-it('redis: two replicas share one window; the sixth call waits, at most a window', async () => {
-  // A window far longer than this test can take, so the count cannot move under it.
-  const options = { callsPerSecond: 5, marginMs: 60_000 };
+it('memory: a call never told it is over holds its slot HOLD_MS after its grant, then one second', async () => {
+  let now = 0;
+  const pacer = memoryPacer({ callsPerSecond: 1, marginMs: 10 }, () => now);
+  granted(await pacer.tryTake());
+  now = HOLD_MS + 999;
+  expect(waitOf(await pacer.tryTake())).toBe(1);
+  now = HOLD_MS + 1_000;
+  granted(await pacer.tryTake());
+});
+
+it('redis: two replicas share one window; a slot frees one second after its call is over, on Redis clock', async () => {
+  const options = { callsPerSecond: 5, marginMs: 10 };
   const pacers = [redisPacer(a, options), redisPacer(b, options)];
-  const grants = [];
-  for (let i = 0; i < 5; i++) grants.push(await pacers[i % 2]!.tryTake());
-  expect(grants).toEqual([null, null, null, null, null]);
+  const slots: PacerSlot[] = [];
+  const asked = performance.now();
+  for (let i = 0; i < 5; i++) slots.push(granted(await pacers[i % 2]!.tryTake()));
+  // Every call is on its way (HOLD_MS): both replicas wait, and are told to ask again within a second.
   for (const pacer of pacers) {
-    const wait = await pacer.tryTake();
+    const wait = waitOf(await pacer.tryTake());
     expect(wait).toBeGreaterThan(0);
-    expect(wait).toBeLessThanOrEqual(61_000);
+    expect(wait).toBeLessThanOrEqual(1_010);
   }
+  // Over: each slot is held one second (and the margin) from now, not HOLD_MS from its grant.
+  for (const slot of slots) await slot.finished();
+  const spent = Math.ceil(performance.now() - asked);
+  const wait = waitOf(await pacers[1]!.tryTake());
+  expect(wait).toBeGreaterThan(900);
+  // A second and the margin from the end of the call, as the caller measured it (from before it asked for the slot,
+  // so by at most the time this test has spent so far, plus the 1 ms TIME is cut by): far below HOLD_MS.
+  expect(wait).toBeLessThanOrEqual(1_011 + spent);
+  expect(wait).toBeLessThan(HOLD_MS);
 });

@@ -27,9 +27,8 @@ beforeAll(async () => {
   const env = {
     REDIS_URL,
     PAYOUT_BATCH_FOLLOW_POLL_MS: '500',
-    // Wider than the default 100 ms: the sandbox runs in this test's own busy process, on a shared machine where a
-    // call granted on time may reach it a few hundred ms late (then the next one looks early to its sliding window).
-    PAYOUT_BATCH_PACING_MARGIN_MS: '500',
+    // The default pacing margin: the sandbox runs in this test's own busy process, on a shared machine where a call
+    // may reach it a few hundred ms after its slot, and a slot is held from the call's end, so that is waited out.
   };
   a = await startStack({ sharedSandbox: sandbox, apiKey, webhookSecret, redisNamespace: namespace, env, sandboxWebhooks: true });
   b = await startStack({ sharedSandbox: sandbox, apiKey, webhookSecret, redisNamespace: namespace, env });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
+import { compiled } from '../helpers/compiled.js';
 import { postGraphQL, testKey } from '../helpers/gateway.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -31,7 +32,7 @@ let sandbox: Sandbox;
 const replicas: Replica[] = [];
 
 async function startReplica(): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/payout-batches/replica-process.ts'], {
+  const child = spawn(process.execPath, [compiled('test/payout-batches/replica-process.ts')], {
     cwd: repoRoot,
     env: {
       ...process.env,

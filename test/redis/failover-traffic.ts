@@ -206,8 +206,14 @@ export async function replayAfter(stack: TestStack, after: string | null, expect
   return got;
 }
 
+/**
+ * How long waiting for the gateway to serve again may take before the test gives up: a guard against a
+ * gateway that never recovers, not a measure (how long a failover takes is printed, and measured in bench/).
+ */
+const SERVING_AGAIN_GUARD_MS = 60_000;
+
 /** Resolves once a fresh payment and a fresh webhook both go through on the first attempt. */
-export async function servingAgain(stack: TestStack, amount: () => number, deadlineMs: number): Promise<void> {
+export async function servingAgain(stack: TestStack, amount: () => number): Promise<void> {
   await waitFor(
     async () => {
       const paid = await payUntilDoneOnce(stack, amount());
@@ -215,7 +221,7 @@ export async function servingAgain(stack: TestStack, amount: () => number, deadl
       return (await deliverUntilAcknowledgedOnce(stack, `probe-${randomUUID()}`)) === 200;
     },
     'the gateway to take payments and webhooks again',
-    deadlineMs,
+    SERVING_AGAIN_GUARD_MS,
     20,
   );
 }
@@ -244,20 +250,20 @@ export interface ScenarioResult {
   missingFromHistory: string[];
   missingFromLiveSubscriber: string[];
   missingFromReplay: string[];
-  /** Milliseconds from the failover's start to the first fresh payment and webhook that went through. */
+  /** Milliseconds from the failover's start to the first fresh payment and webhook that went through (printed, not asserted). */
   servingAgainAfterMs: number;
   retries: { payments: number; webhooks: number };
 }
 
 /**
  * `mutations` payments (amounts from `firstAmount`) and `webhooks` webhooks, 8 of each at a time; `failover`
- * starts once a quarter of either is done. Then waits for the gateway to serve within `servingWithinMs` of the
- * failover's start, and checks every payment and acknowledged webhook.
+ * starts once a quarter of either is done. Then waits for the gateway to serve again, and checks every payment
+ * and acknowledged webhook.
  */
 export async function failoverDuringTraffic(
   stack: TestStack,
   rest: Api,
-  options: { mutations: number; webhooks: number; firstAmount: number; failover: () => Promise<void>; servingWithinMs: number },
+  options: { mutations: number; webhooks: number; firstAmount: number; failover: () => Promise<void> },
 ): Promise<ScenarioResult> {
   const run = randomUUID().slice(0, 8);
   retryReasons.clear();
@@ -286,7 +292,7 @@ export async function failoverDuringTraffic(
     await waitFor(() => failing !== null, 'a quarter of the traffic', 60_000, 10);
     await failing;
     let probeAmount = 90_000;
-    await servingAgain(stack, () => ++probeAmount, Math.max(0, options.servingWithinMs - (Date.now() - failoverStartedAt)));
+    await servingAgain(stack, () => ++probeAmount);
     const servingAgainAfterMs = Date.now() - failoverStartedAt;
     const [paymentResults, webhookResults] = await Promise.all([payments, webhooks]);
 
@@ -328,7 +334,7 @@ export async function failoverDuringTraffic(
 export async function killRightAfterAcknowledging(
   stack: TestStack,
   rest: Api,
-  options: { mutations: number; webhooks: number; firstAmount: number; kill: () => Promise<void>; servingWithinMs: number },
+  options: { mutations: number; webhooks: number; firstAmount: number; kill: () => Promise<void> },
 ): Promise<Omit<ScenarioResult, 'missingFromLiveSubscriber' | 'retries'> & { changedReferences: number }> {
   const run = randomUUID().slice(0, 8);
   const marker = await deliverUntilAcknowledged(stack, `marker-${run}`);
@@ -341,7 +347,7 @@ export async function killRightAfterAcknowledging(
   const killedAt = Date.now();
   await options.kill();
   let probeAmount = 95_000;
-  await servingAgain(stack, () => ++probeAmount, Math.max(0, options.servingWithinMs - (Date.now() - killedAt)));
+  await servingAgain(stack, () => ++probeAmount);
   const servingAgainAfterMs = Date.now() - killedAt;
 
   const retried = await inParallel(options.mutations, 8, (i) => payUntilDone(stack, options.firstAmount + i, keys[i]!));

@@ -10,6 +10,7 @@ import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.
 import { Api } from '../helpers/sandbox-api.js';
 import { waitFor } from '../helpers/wait.js';
 import { postWebhook } from '../live/helpers.js';
+import { AddItems, BatchView, CreateBatch, item } from '../payout-batches/documents.js';
 import { chargesByAmount, historyReferenceList } from './failover-traffic.js';
 
 const Charge = graphql(`
@@ -80,5 +81,32 @@ describe('REDIS_MIN_REPLICAS=1', () => {
     expect(paid!).toMatchObject({ __typename: 'CreateChargePayload' });
     expect(await pay(701, key)).toEqual(paid);
     expect((await chargesByAmount(rest)).get(701)).toBe(1);
+  });
+
+  it('a payout batch record is written as durably: a page is acknowledged only once a replica holds it', async () => {
+    // The replica of the test above is in sync: the draft is created.
+    const create = () => stack.gql(CreateBatch, { input: { idempotencyKey: key, label: 'durable' } });
+    let created: Awaited<ReturnType<typeof create>>['data'];
+    const key = randomUUID();
+    await waitFor(async () => (created = (await create()).data) != null, 'the draft to be created', 10_000, 20);
+    const draft = created!.createPayoutBatch;
+    if (draft.__typename !== 'CreatePayoutBatchPayload') throw new Error(draft.__typename);
+    const batchId = draft.batch.id;
+    const items = [0, 1, 2].map((i) => item(i));
+    const addPage = () => stack.gql(AddItems, { input: { batchId, page: 1, items } });
+
+    // Without its replica the page is refused, as a payment is: the client is told nothing was kept and retries.
+    await replica!.stop();
+    replica = null;
+    const refused = await addPage();
+    expect(refused.data?.addPayoutBatchItems ?? null).toBeNull();
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryable: true, messageFr: expect.any(String) });
+
+    // The replica back, the same page (retried as a client does) is added once.
+    replica = await startRedisServer({ extraArgs: ['--replicaof', '127.0.0.1', String(primary.port)] });
+    let added: Awaited<ReturnType<typeof addPage>>['data'];
+    await waitFor(async () => (added = (await addPage()).data) != null, 'the page to be acknowledged', 10_000, 20);
+    expect(added!.addPayoutBatchItems.__typename).toBe('AddPayoutBatchItemsPayload');
+    expect((await stack.gql(BatchView, { id: batchId })).data!.payoutBatch!.added.items).toBe(3);
   });
 });

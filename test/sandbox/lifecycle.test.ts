@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { manualClock, startSandbox } from '../../src/sandbox/index.js';
+import { compiled } from '../helpers/compiled.js';
 import { Api, newKey, startReceiver } from './helpers.js';
 
 function resources(): { TCPServerWrap: number; TCPSocketWrap: number } {
@@ -11,9 +12,9 @@ function resources(): { TCPServerWrap: number; TCPSocketWrap: number } {
   return { TCPServerWrap: counts.TCPServerWrap ?? 0, TCPSocketWrap: counts.TCPSocketWrap ?? 0 };
 }
 
-/** Runs a .ts file under tsx in a child process; resolves with its exit code and output. */
+/** Runs a .ts file of the project (compiled once per test run) in a child process; resolves with its exit code and output. */
 function runTs(file: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  const child = spawn(process.execPath, [compiled(file)], {
     cwd: new URL('../../', import.meta.url),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,14 +1,20 @@
 // Who may run each root field, generated from the schema itself: every field of
 // Query, Mutation and Subscription gets its smallest valid operation, sent
-// anonymously and then with a token holding each scope alone. The scope table
-// (src/auth/scopes.ts) is the expectation; the sandbox's request log proves a
+// anonymously and then with a token holding each scope alone. Each field's
+// declared scope (`access({ scope })`, read back by test/helpers/scope-table.ts) is
+// the expectation, and the README's scope table is that table printed; the
+// sandbox's request log proves a
 // refused operation never reached the payment service. A field added later is
 // covered without anyone writing a test for it.
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { graphql as execute, isNonNullType, parse, subscribe, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES, deriveClientTokenSecret, requiredScopeFor, type Principal, type Scope } from '../../src/auth/index.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SCOPES, deriveClientTokenSecret, type Principal, type Scope } from '../../src/auth/index.js';
+import { printScopeTable, requiredScopeOf, type RootType } from '../helpers/scope-table.js';
+import { repoRoot } from '../helpers/npm-start.js';
 import { schema } from '../../src/schema/index.js';
 import { builder } from '../../src/schema/builder.js';
 import { access } from '../../src/schema/access.js';
@@ -31,6 +37,16 @@ import {
 } from './auth-support.js';
 
 const FIELDS = rootFields(schema);
+const requiredScopeFor = (root: RootType, field: string) => requiredScopeOf(schema, root, field);
+
+/** The README's scope table: the lines of the Markdown table that starts with its header. */
+function readmeScopeTable(): string {
+  const lines = readFileSync(path.join(repoRoot, 'README.md'), 'utf8').split('\n');
+  const start = lines.indexOf('| scope | root fields it opens |');
+  expect(start, 'README has the scope table').toBeGreaterThan(0);
+  const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'));
+  return lines.slice(start, end).join('\n');
+}
 
 let stack: TestStack;
 let busAsks: BusAsks;
@@ -90,11 +106,13 @@ describe('the scope table and the schema agree', () => {
     expect(byType('Subscription')).toBeGreaterThan(0);
   });
 
-  it.each(FIELDS.map((f) => [f.label, f] as const))('%s declares extensions.requiredScope, the one the table gives', (_label, entry) => {
+  it.each(FIELDS.map((f) => [f.label, f] as const))('%s declares a known scope (extensions.requiredScope)', (_label, entry) => {
     const declared = (entry.field.extensions as { requiredScope?: unknown }).requiredScope;
-    expect(declared).toBeDefined();
-    expect(declared).toBe(requiredScopeFor(entry.rootType, entry.field.name));
     expect(SCOPES).toContain(declared);
+  });
+
+  it('the README scope table is the table printed from the schema', () => {
+    expect(readmeScopeTable()).toBe(printScopeTable(schema));
   });
 
   it('every scope opens at least one root field', () => {

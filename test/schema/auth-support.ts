@@ -1,5 +1,5 @@
 // Plumbing of the identity tests (test/schema/access.test.ts,
-// test/server/*-auth.test.ts): raw GraphQL posts that keep the HTTP status and
+// test/http/*-auth.test.ts): raw GraphQL posts that keep the HTTP status and
 // headers, subscriptions over SSE read event by event, the smallest valid
 // document for any root field (built from the schema, so a new field is
 // covered without anyone writing its operation), and counters of what reached
@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { request } from 'undici';
-import type { RootType } from '../../src/auth/index.js';
+import type { RootType } from '../helpers/scope-table.js';
 import type { EventBus } from '../../src/events/bus.js';
 import { withTimeout } from '../helpers/wait.js';
 

@@ -3,15 +3,16 @@
 // `retryAfterMs`, then sent once the window is over; a bulk of which only part
 // reached the service answers, once the window is over, with what it found and
 // the rest reported as not sent. Payments are counted in the sandbox's own list.
+// The window is measured on a manual clock handed to the gateway's idempotency
+// store: the test moves it to the window's last millisecond and past it.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { manualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { graphql } from '../gql/index.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { Api, type Json } from '../helpers/sandbox-api.js';
-import { waitFor } from '../helpers/wait.js';
 
 const SETTLE_MS = 2000;
 
@@ -46,6 +47,8 @@ let sandbox: Sandbox;
 let rest: Api;
 let proxy: FaultProxy;
 let stack: TestStack;
+// Started at the real time so the store's entries read like any others; only the test moves it.
+const idempotencyTime = manualClock(Date.now());
 const apiKey = testKey('settle');
 let nextAmount = 500;
 const amount = () => ++nextAmount;
@@ -60,6 +63,7 @@ beforeAll(async () => {
   stack = await startStack({
     sharedSandbox: sandbox,
     apiKey,
+    idempotencyClock: idempotencyTime,
     env: { PAYMENT_BASE_URL: proxy.url, IDEMPOTENCY_SETTLE_MS: String(SETTLE_MS), RATE_LIMIT_MONEY_PER_MINUTE: '100000' },
   });
 });
@@ -86,8 +90,12 @@ describe('IDEMPOTENCY_SETTLE_MS', () => {
     expect(retryAfterMs).toBeLessThanOrEqual(SETTLE_MS);
     expect(await transfersOf(a)).toHaveLength(0);
 
-    let answer: Awaited<ReturnType<typeof send>> = early;
-    await waitFor(async () => (answer = await send()).__typename !== 'IdempotencyConflictError', 'the window to pass', 30_000, 50);
+    // Its last millisecond is still within the window; the retry told to wait exactly that long goes through.
+    await idempotencyTime.advance(retryAfterMs - 1);
+    expect(await send()).toMatchObject({ __typename: 'IdempotencyConflictError', reason: 'IN_PROGRESS', retryAfterMs: 1 });
+    expect(await transfersOf(a)).toHaveLength(0);
+    await idempotencyTime.advance(1);
+    const answer = await send();
     expect(answer.__typename).toBe('CreateTransferPayload');
     expect(await send()).toEqual(answer);
     expect(await transfersOf(a)).toHaveLength(1);
@@ -106,10 +114,16 @@ describe('IDEMPOTENCY_SETTLE_MS', () => {
     proxy.inject({ method: 'POST', path: '/v1/payment/transfers/bulk/', action: { kind: 'status500' } });
 
     expect(await send()).toMatchObject({ __typename: 'UpstreamError', outcomeUnknown: true });
-    expect(await send()).toMatchObject({ __typename: 'IdempotencyConflictError', reason: 'IN_PROGRESS', retryAfterMs: expect.any(Number) });
+    const early = await send();
+    expect(early).toMatchObject({ __typename: 'IdempotencyConflictError', reason: 'IN_PROGRESS', retryAfterMs: expect.any(Number) });
+    const retryAfterMs = (early as { retryAfterMs: number }).retryAfterMs;
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(retryAfterMs).toBeLessThanOrEqual(SETTLE_MS);
 
-    let answer: Awaited<ReturnType<typeof send>> = await send();
-    await waitFor(async () => (answer = await send()).__typename !== 'IdempotencyConflictError', 'the window to pass', 30_000, 50);
+    await idempotencyTime.advance(retryAfterMs - 1);
+    expect(await send()).toMatchObject({ __typename: 'IdempotencyConflictError', reason: 'IN_PROGRESS', retryAfterMs: 1 });
+    await idempotencyTime.advance(1);
+    const answer = await send();
     expect(answer).toMatchObject({
       __typename: 'CreateBulkTransferPayload',
       queuedCount: 2,

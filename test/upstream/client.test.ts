@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, startSandbox } from '../../src/sandbox/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
-import { UpstreamCallError } from '../../src/upstream/errors.js';
+import { UpstreamCallError } from '../../src/upstream/call-error.js';
 import type { Charge, UpstreamClient } from '../../src/upstream/types.js';
 
 const DELAYS = {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
-import { UpstreamCallError } from '../../src/upstream/errors.js';
+import { UpstreamCallError } from '../../src/upstream/call-error.js';
 import type { UpstreamClient } from '../../src/upstream/types.js';
 import { closedPort } from '../helpers/http.js';
 import { json, startStub, type StubHandler, type StubServer } from './stub-server.js';

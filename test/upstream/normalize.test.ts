@@ -1,7 +1,8 @@
 // Pure unit tests of the normalizers and of the failure mapping: no HTTP.
 import { describe, expect, it } from 'vitest';
 import { readEnvelope } from '../../src/upstream/envelope.js';
-import { mapFailure, type Operation } from '../../src/upstream/failure.js';
+import { mapFailure } from '../../src/upstream/failure.js';
+import type { Operation } from '../../src/upstream/operations.js';
 import {
   BadBodyError,
   emptyToNull,
@@ -24,7 +25,7 @@ import {
   walletFromBalanceKey,
 } from '../../src/upstream/normalize.js';
 import type { CreateTransferInput } from '../../src/upstream/types.js';
-import { chargeQuery } from '../../src/upstream/client.js';
+import { chargeQuery } from '../../src/upstream/request-fields.js';
 
 describe('fees', () => {
   it('reads a float and a decimal string to the same number', () => {

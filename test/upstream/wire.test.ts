@@ -1,7 +1,7 @@
 // What the client puts on the wire: methods, paths, headers, bodies, query strings.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.js';
-import { UpstreamCallError } from '../../src/upstream/errors.js';
+import { UpstreamCallError } from '../../src/upstream/call-error.js';
 import type { UpstreamClient } from '../../src/upstream/types.js';
 import { json, startStub, type StubServer } from './stub-server.js';
 

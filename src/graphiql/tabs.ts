@@ -1,0 +1,95 @@
+// GraphiQL's tabs: one per flow, each the client kit's own document
+// (client/operations/, the very text a frontend and the tests run), with
+// variables filled in with the sandbox's test data and, in sandbox mode, the
+// development token in the headers.
+import { readFileSync } from 'node:fs';
+import { projectPath } from '../files/project-files.js';
+
+export interface GraphiQLTab {
+  query: string;
+  variables: string | null;
+  headers: string | null;
+}
+
+const PASTE_CHARGE = 'ch_… (from CreateCharge)';
+
+/** Tab order: the first is what a newcomer runs first. Each tab's title is its first operation's name. */
+export const FLOWS: ReadonlyArray<{ file: string; variables?: Record<string, unknown> }> = [
+  { file: 'balance.graphql' },
+  {
+    file: 'checkout.graphql',
+    variables: {
+      input: {
+        amount: 5000,
+        successUrl: 'https://shop.example/paid',
+        cancelUrl: 'https://shop.example/cart',
+        email: 'awa@example.com',
+        idempotencyKey: 'order-1001',
+      },
+      reference: 'chk_… (from InitializeCheckout)',
+    },
+  },
+  {
+    file: 'charge.graphql',
+    variables: {
+      input: { amount: 2500, phone: '76000000', provider: 'OPA_BF', idempotencyKey: 'order-1002' },
+      reference: PASTE_CHARGE,
+      otp: '123456',
+    },
+  },
+  { file: 'watch-charge.graphql', variables: { reference: PASTE_CHARGE } },
+  {
+    file: 'payout.graphql',
+    variables: {
+      input: { amount: 1000, recipientPhone: '70000000', idempotencyKey: 'payout-2001' },
+      reference: 'the transfer reference (from CreateTransfer)',
+    },
+  },
+  {
+    file: 'bulk-payout.graphql',
+    variables: {
+      input: {
+        idempotencyKey: 'payroll-2026-11',
+        transfers: [
+          { amount: 1500, recipientPhone: '76000000', extId: 'awa' },
+          { amount: 1500, recipientPhone: '68000000', extId: 'issa' },
+          { amount: 1500, recipientPhone: '70000009', extId: 'ends-failed' },
+        ],
+      },
+    },
+  },
+  {
+    file: 'payout-batch.graphql',
+    variables: {
+      create: { idempotencyKey: 'commissions-2026-11', label: 'Agent commissions, November' },
+      add: {
+        batchId: 'pb_… (from CreatePayoutBatch)',
+        page: 1,
+        items: [
+          { amount: 1500, recipientPhone: '76000000', reference: 'agent-17' },
+          { amount: 2500, recipientPhone: '68000000', reference: 'agent-18' },
+          { amount: 1000, recipientPhone: '70000009', reference: 'ends-failed' },
+        ],
+      },
+      id: 'pb_… (from CreatePayoutBatch)',
+      itemFilter: null,
+      start: { batchId: 'pb_… (from CreatePayoutBatch)', sendWhatFits: false },
+      approve: { batchId: 'pb_… (from CreatePayoutBatch)' },
+      cancel: { batchId: 'pb_… (from CreatePayoutBatch)' },
+    },
+  },
+  {
+    file: 'settlement.graphql',
+    variables: { input: { amount: 1000, idempotencyKey: 'settle-3001' }, reference: 'the settlement reference (from CreateSettlement)' },
+  },
+  { file: 'history.graphql', variables: { first: 10, after: null, filter: { status: 'SUCCESS' }, kinds: [] } },
+];
+
+export function graphiqlTabs(token: string | null): GraphiQLTab[] {
+  const headers = token ? JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) : null;
+  return FLOWS.map(({ file, variables }) => ({
+    query: readFileSync(projectPath('client', 'operations', file), 'utf8'),
+    variables: variables ? JSON.stringify(variables, null, 2) : null,
+    headers,
+  }));
+}

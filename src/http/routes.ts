@@ -1,0 +1,45 @@
+// The paths the HTTP server answers itself, before yoga: the webhook receiver, the probes, the
+// metrics and the root's redirect. First match wins; any other request goes to /graphql's handling.
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from '../logger.js';
+import type { GatewayServerOptions } from './options.js';
+import { answerHealth, answerLive, answerReady, type Handler } from './probe-handlers.js';
+
+export interface Route {
+  path: string;
+  /** Only this method; absent: any method. */
+  method?: 'GET';
+  handle: Handler;
+}
+
+/** The webhook receiver: a failure it did not answer itself is logged and answered 500. */
+function webhookHandler(webhook: NonNullable<GatewayServerOptions['webhook']>, log: Logger): Handler {
+  return (req, res) => {
+    webhook.handle(req, res).catch((err: unknown) => {
+      log.error('webhook handler failed', { error: err });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"ok":false}');
+    });
+  };
+}
+
+const redirectTo =
+  (location: string): Handler =>
+  (_req, res) =>
+    void res.writeHead(302, { location }).end();
+
+export function operatorRoutes(options: GatewayServerOptions, leaving: () => boolean, graphqlPath: string): Route[] {
+  const { webhook, observability } = options;
+  return [
+    ...(webhook ? [{ path: webhook.path, handle: webhookHandler(webhook, options.services.log) }] : []),
+    { path: '/health/live', method: 'GET', handle: answerLive },
+    { path: '/health/ready', method: 'GET', handle: answerReady(options.readiness, leaving) },
+    ...(observability?.metricsEndpoint ? [{ path: '/metrics', handle: observability.metricsEndpoint }] : []),
+    { path: '/health', method: 'GET', handle: answerHealth(options.health) },
+    { path: '/', handle: redirectTo(graphqlPath) },
+  ];
+}
+
+export function routeOf(routes: readonly Route[], req: IncomingMessage): Route | undefined {
+  const path = (req.url ?? '/').split('?')[0];
+  return routes.find((route) => route.path === path && (!route.method || route.method === req.method));
+}
