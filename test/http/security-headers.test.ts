@@ -1,6 +1,6 @@
 // Every answer of the gateway carries the browser hardening headers: JSON results and refusals, event streams,
 // health, and GraphiQL's page, which gets its own policy (its inlined scripts by hash, no 'unsafe-inline' script,
-// no framing). GraphiQL working under that policy in a real browser is test/graphiql/graphiql.test.ts.
+// no framing). GraphiQL working under that policy in a real browser is test/graphiql/in-chromium.test.ts.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
