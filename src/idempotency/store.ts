@@ -212,6 +212,15 @@ export function redisIdempotencyStore(
   };
   const takeOver = (key: string, token: string, entry: string) =>
     orUnavailable(() => redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, entry, String(ttlMs))));
+  // The pending claims this process holds, so that one it could not release (Redis down just then: nothing was sent)
+  // is abandoned like a refused claim, and a retry reaching this process takes it back at once instead of waiting
+  // out IDEMPOTENCY_PENDING_TTL_MS.
+  const held = new Map<string, string>();
+  const hold = (key: string, entry: string) => {
+    held.delete(key);
+    held.set(key, entry);
+    if (held.size > MAX_ABANDONED_CLAIMS) held.delete(held.keys().next().value!);
+  };
 
   return {
     async claim(key, fingerprint, meta) {
@@ -235,26 +244,41 @@ export function redisIdempotencyStore(
       const { since, lostAt } = epoch.observe(generation);
       const clean = t - since >= ttlMs;
       const lost = lostAt !== null && t - lostAt < ttlMs;
-      if (existing === '') return { kind: 'claimed', clean, lost };
+      if (existing === '') {
+        hold(key, pending);
+        return { kind: 'claimed', clean, lost };
+      }
       const entry = JSON.parse(existing) as Entry;
       if (abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
         abandoned.delete(existing);
+        hold(key, pending);
         return { kind: 'claimed', clean, lost };
       }
       return interpret(entry, fingerprint, t, existing);
     },
     async reclaim(key, token, fingerprint, meta) {
-      const pending: Entry = { state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs };
-      return (await takeOver(key, token, JSON.stringify(pending))) === 1;
+      const pending = JSON.stringify({ state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs } satisfies Entry);
+      const taken = (await takeOver(key, token, pending)) === 1;
+      if (taken) hold(key, pending);
+      return taken;
     },
     async complete(key, fp, value) {
+      held.delete(key);
       await write(key, { state: 'done', fp, value });
     },
     async markUnknown(key, fp, meta) {
+      held.delete(key);
       await write(key, { state: 'unknown', fp, meta, at: now() });
     },
     async release(key) {
-      await orUnavailable(() => client.del(k(key)));
+      const entry = held.get(key);
+      held.delete(key);
+      try {
+        await orUnavailable(() => client.del(k(key)));
+      } catch (err) {
+        if (entry) abandon(entry);
+        throw err;
+      }
     },
     async close() {},
   };

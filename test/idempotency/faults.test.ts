@@ -173,6 +173,38 @@ describe('a Redis that fails', () => {
     });
   });
 
+  it('Redis killed after the claim and the call refused before sending: the key it could not release is taken back at once by a retry here', async () => {
+    await withServer({ persistence: 'aof' }, async (server, redis) => {
+      const store = redisIdempotencyStore(redis, { now });
+      const sent: string[] = [];
+      const attempt = (kill: boolean) =>
+        runIdempotent({
+          store,
+          principal: 'staff-1',
+          operation: 'createCharge',
+          key: 'not-sent',
+          input: { amount: 500 },
+          execute: async () => {
+            if (kill) {
+              await server.kill();
+              // Nothing left this process: the call is refused before it is made.
+              throw new UpstreamCallError({ code: 'UPSTREAM_UNAVAILABLE', message: 'not sent', fault: 'refused' });
+            }
+            sent.push('ch_once');
+            return 'ch_once';
+          },
+        });
+      // The release fails too (Redis is down): the pending claim stays in Redis (AOF).
+      await expect(attempt(true)).rejects.toMatchObject({ fault: 'refused', outcomeUnknown: false });
+      await server.restart();
+      await waitFor(() => redis.commands.status === 'ready', 'the commands connection to reconnect');
+      // Not "in progress" for IDEMPOTENCY_PENDING_TTL_MS: this process knows it sent nothing under that claim.
+      expect(await attempt(false)).toBe('ch_once');
+      expect(await attempt(false)).toBe('ch_once');
+      expect(sent).toEqual(['ch_once']);
+    });
+  });
+
   it('Redis at maxmemory (noeviction) when saving: the key is kept, the retry reconciles, 1 payment', async () => {
     await withServer({ maxmemory: '4mb', maxmemoryPolicy: 'noeviction' }, async (server, redis) => {
       const store = redisIdempotencyStore(redis, { now });
