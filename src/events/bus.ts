@@ -27,7 +27,7 @@ import {
   type MemoryLogPersistence,
 } from './log.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
-import { REMEMBERED_DELIVERIES, startTailer, type LogTailer, type TailListener } from './tailer.js';
+import { startTailer, type LogTailer, type TailListener } from './tailer.js';
 import { logLag, type LogLag } from './lag.js';
 import { memoryTransport, redisTransport, type Transport } from './transport.js';
 import { createEventStream, type EventStream } from './event-stream.js';
@@ -104,6 +104,8 @@ export class ResumeTooOldError extends Error {
 
 export const DEFAULT_MAX_BUFFERED_EVENTS = 1000;
 const REPLAY_BATCH = 200;
+/** Delivery ids one resumed stream remembers from its replay, to skip a copy of one (see logStream). */
+const REPLAYED_COPIES_REMEMBERED = 1_000;
 
 export class SubscriberTooSlowError extends Error {
   override readonly name = 'SubscriberTooSlowError';
@@ -240,7 +242,9 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
               lastGeneration = event.generation ?? '';
               if (tailer.handedOut(event.id)) {
                 if (replayedHandedOut.has(event.id)) continue; // a copy logged again, this replay's second
-                if (replayedHandedOut.size < REMEMBERED_DELIVERIES) replayedHandedOut.add(event.id);
+                replayedHandedOut.add(event.id);
+                // Copies follow a loss within moments: the latest ones are enough, and a long replay keeps no more.
+                if (replayedHandedOut.size > REPLAYED_COPIES_REMEMBERED) replayedHandedOut.delete(replayedHandedOut.values().next().value!);
               }
               if (!wanted(event)) continue;
               // One at a time: a replay of thousands waits for the client instead of piling up.

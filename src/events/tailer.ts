@@ -61,7 +61,7 @@ export const DELIVERY_SLICE = 64;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Delivery ids remembered to skip a re-sent copy logged again after the log was lost. */
-export const REMEMBERED_DELIVERIES = 10_000;
+const REMEMBERED_DELIVERIES = 10_000;
 
 /** Starts reading at the log's current end. */
 export async function startTailer(options: TailerOptions): Promise<LogTailer> {
