@@ -131,7 +131,9 @@ describe('a Redis that fails', () => {
     body: (server: TestRedisServer, redis: GatewayRedis) => Promise<void>,
   ) => {
     const server = await startRedisServer(options);
-    const redis = await connectRedis({ url: server.url, namespace: 'faults' });
+    // Not a test of the command timeout: a loaded machine (AOF written on every command) must not turn an
+    // expected refusal into a timed-out SERVICE_UNAVAILABLE.
+    const redis = await connectRedis({ url: server.url, namespace: 'faults', commandTimeoutMs: 10_000 });
     try {
       await body(server, redis);
     } finally {
