@@ -15,6 +15,8 @@ export interface Target {
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in the round. */
+  total: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -33,13 +35,14 @@ export async function load(target: Target, connections: number, seconds: number)
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`autocannon exited ${code}`))));
   });
   const result = JSON.parse(output) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
   };
   return {
     requestsPerSecond: result.requests.average,
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,
@@ -55,6 +58,7 @@ export function median(results: LoadResult[]): LoadResult {
   };
   return {
     requestsPerSecond: mid('requestsPerSecond'),
+    total: mid('total'),
     p50Ms: mid('p50Ms'),
     p99Ms: mid('p99Ms'),
     errors: results.reduce((n, r) => n + r.errors, 0),
