@@ -15,6 +15,8 @@ export interface Target {
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in the round. */
+  total: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -33,13 +35,14 @@ export async function load(target: Target, connections: number, seconds: number)
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`autocannon exited ${code}`))));
   });
   const result = JSON.parse(output) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
   };
   return {
     requestsPerSecond: result.requests.average,
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,
@@ -55,6 +58,7 @@ export function median(results: LoadResult[]): LoadResult {
   };
   return {
     requestsPerSecond: mid('requestsPerSecond'),
+    total: mid('total'),
     p50Ms: mid('p50Ms'),
     p99Ms: mid('p99Ms'),
     errors: results.reduce((n, r) => n + r.errors, 0),
@@ -65,8 +69,8 @@ export function median(results: LoadResult[]): LoadResult {
 const tsxLoader = createRequire(import.meta.url).resolve('tsx');
 const latencyClient = new URL('./latency-client.ts', import.meta.url).pathname;
 
-/** p50 and p99 at one connection, one request at a time, measured in a process of its own. */
-export async function latency(target: Target, count: number): Promise<{ p50Ms: number; p99Ms: number }> {
+/** The latency samples (ms) of `count` requests at one connection, one at a time, measured in a process of its own. */
+export async function latencySamples(target: Target, count: number): Promise<number[]> {
   const spec = JSON.stringify({ method: target.method ?? 'GET', headers: target.headers ?? {}, body: target.body });
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', tsxLoader, latencyClient, target.url, String(count), spec], {
@@ -76,5 +80,16 @@ export async function latency(target: Target, count: number): Promise<{ p50Ms: n
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`latency client exited ${code}`))));
   });
-  return JSON.parse(output) as { p50Ms: number; p99Ms: number };
+  return (JSON.parse(output) as { samples: number[] }).samples;
+}
+
+export function percentiles(samples: number[]): { p50Ms: number; p99Ms: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return { p50Ms: at(50), p99Ms: at(99) };
+}
+
+/** p50 and p99 at one connection, one request at a time, measured in a process of its own. */
+export async function latency(target: Target, count: number): Promise<{ p50Ms: number; p99Ms: number }> {
+  return percentiles(await latencySamples(target, count));
 }

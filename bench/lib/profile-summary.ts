@@ -1,38 +1,67 @@
-// Prints the functions with the most self time in a .cpuprofile (node --cpu-prof), grouped
-// by function and file: the quick look before opening the profile in DevTools.
+// Prints where a .cpuprofile (node --cpu-prof) spent its busy time: idle samples and module loading
+// (the start) are left out, so that the shares are those of serving requests, whatever the load of
+// the machine was. Native frames (a socket write, a file write) are charged to the module that called
+// them. The quick look before opening the profile in Chrome's DevTools.
 //   npx tsx bench/lib/profile-summary.ts <file.cpuprofile> [top]
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount: number;
+  children?: number[];
 }
 const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
 const top = Number(process.argv[3] ?? 40);
-const total = profile.samples.length;
-const byKey = new Map<string, number>();
-for (const node of profile.nodes) {
-  const url = node.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/dist\//, 'dist/');
-  const key = `${node.callFrame.functionName || '(anonymous)'}  ${url}:${node.callFrame.lineNumber + 1}`;
-  byKey.set(key, (byKey.get(key) ?? 0) + node.hitCount);
+
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parentOf = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+const ancestors = function* (id: number) {
+  for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) yield byId.get(at)!;
+};
+
+const shortUrl = (url: string) => url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/dist\//, 'dist/');
+/** The package (node_modules), the compiled file (dist/), or the Node module (node:...). */
+function moduleOf(url: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  return shortUrl(url).replace(/:\d+$/, '');
 }
-const byPackage = new Map<string, number>();
-for (const [key, hits] of byKey) {
-  const url = key.split('  ')[1] ?? '';
-  const pkg = url.startsWith('~/')
-    ? url
-        .slice(2)
-        .split('/')
-        .slice(0, url.startsWith('~/@') ? 2 : 1)
-        .join('/')
-    : url.startsWith('dist/')
-      ? url.split(':')[0]!
-      : url.split(':')[0] || '(native)';
-  byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
+const isLoading = (node: ProfileNode) => /internal\/modules\/(esm|cjs)/.test(node.callFrame.url);
+
+const hitsOf = new Map<number, number>();
+for (const id of profile.samples) hitsOf.set(id, (hitsOf.get(id) ?? 0) + 1);
+let busy = 0;
+let loading = 0;
+let idle = 0;
+const byModule = new Map<string, number>();
+const byFunction = new Map<string, number>();
+const add = (map: Map<string, number>, key: string, hits: number) => map.set(key, (map.get(key) ?? 0) + hits);
+for (const [id, hits] of hitsOf) {
+  const node = byId.get(id)!;
+  if (node.callFrame.functionName === '(idle)') {
+    idle += hits;
+    continue;
+  }
+  if ([...ancestors(id)].some(isLoading)) {
+    loading += hits;
+    continue;
+  }
+  busy += hits;
+  // A native frame (no url) is charged to its nearest caller with a url.
+  const caller = [...ancestors(id)].find((n) => n.callFrame.url !== '');
+  const frame = caller?.callFrame;
+  add(byModule, frame ? moduleOf(frame.url) : node.callFrame.functionName, hits);
+  const own = node.callFrame;
+  const name = own.url
+    ? `${own.functionName || '(anonymous)'}  ${shortUrl(own.url)}:${own.lineNumber + 1}`
+    : `[${own.functionName}]${frame ? ` in ${frame.functionName || '(anonymous)'}  ${shortUrl(frame.url)}:${frame.lineNumber + 1}` : ''}`;
+  add(byFunction, name, hits);
 }
-const pct = (n: number) => `${((n / total) * 100).toFixed(1)}%`.padStart(6);
-console.log(`${total} samples\n\nby package or file:`);
-for (const [pkg, hits] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${pct(hits)}  ${pkg}`);
+
+const pct = (n: number) => `${((n / busy) * 100).toFixed(1)}%`.padStart(6);
+console.log(`${profile.samples.length} samples: ${idle} idle, ${loading} loading modules, ${busy} busy (the shares below)`);
+console.log('\nby package, compiled file or Node module (self time):');
+for (const [key, hits] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${pct(hits)}  ${key}`);
 console.log('\nby function (self):');
-for (const [key, hits] of [...byKey].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(hits)}  ${key}`);
+for (const [key, hits] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(hits)}  ${key}`);

@@ -55,12 +55,18 @@ export async function recordFixtures(): Promise<StubFixtures> {
   }
 }
 
-export async function startGatewayProcess(stubUrl: string, jwtSecret: string, env: Record<string, string> = {}): Promise<Child> {
+export async function startGatewayProcess(
+  stubUrl: string,
+  jwtSecret: string,
+  env: Record<string, string> = {},
+  /** The Node binary the gateway runs on (bench/lib/runtimes.ts). */
+  node = process.execPath,
+): Promise<Child> {
   // BENCH_PROFILE=<dir>: the gateway writes a CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // BENCH_GATEWAY_FLAGS='--trace-gc': more node flags for the gateway; BENCH_GATEWAY_LOG=<file>: its output, kept.
   const flags = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = await startChild(process.execPath, [...profile, ...flags, join(ROOT, 'dist/src/main.js')], {
+  const child = await startChild(node, [...profile, ...flags, join(ROOT, 'dist/src/main.js')], {
     label: 'gateway',
     ready: /GraphQL gateway ready: (\S+)/,
     env: {

@@ -6,12 +6,16 @@
 // the merchant's own files (TRUSTED_DOCUMENTS_MANIFEST), all in the same format:
 // a JSON object of hash -> document.
 //
-// HTTP goes through yoga's persisted-operations plugin. WebSocket operations do
+// HTTP goes through yoga's persisted-operations plugin, handed the document parsed once at
+// start: a request by hash skips the parser and its cache lookup, and yoga's validation
+// cache, keyed by that very document object, validates it on its first run only, with every
+// rule (the limits of src/limits/ included; the token limit guards the parser, not needed here).
+// WebSocket operations do
 // not pass through yoga's request pipeline (no onParams): src/http/websocket.ts hands each
 // one to yoga's envelop, so the same rules are applied there, in onEnveloped.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse } from 'graphql';
+import { parse, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { defaultExtractPersistedOperationId, usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { TrustedDocumentsMode } from '../config.js';
@@ -21,6 +25,8 @@ export interface TrustedDocuments {
   mode: Exclude<TrustedDocumentsMode, 'off'>;
   /** hash -> document text. */
   documents: ReadonlyMap<string, string>;
+  /** hash -> the same document, parsed at start. */
+  parsed: ReadonlyMap<string, DocumentNode>;
 }
 
 export const BUILT_IN_MANIFEST = ['client', 'generated', 'persisted-documents.json'] as const;
@@ -33,13 +39,17 @@ export class TrustedDocumentsError extends Error {
 export function loadTrustedDocuments(config: { mode: TrustedDocumentsMode; extraManifests: string[] }): TrustedDocuments | null {
   if (config.mode === 'off') return null;
   const documents = new Map<string, string>();
+  const parsed = new Map<string, DocumentNode>();
   for (const file of [projectPath(...BUILT_IN_MANIFEST), ...config.extraManifests]) {
-    for (const [hash, document] of readManifest(file)) documents.set(hash, document);
+    for (const [hash, document, ast] of readManifest(file)) {
+      documents.set(hash, document);
+      parsed.set(hash, ast);
+    }
   }
-  return { mode: config.mode, documents };
+  return { mode: config.mode, documents, parsed };
 }
 
-function readManifest(file: string): Array<[string, string]> {
+function readManifest(file: string): Array<[string, string, DocumentNode]> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -50,22 +60,21 @@ function readManifest(file: string): Array<[string, string]> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new TrustedDocumentsError(`trusted documents manifest ${file}: expected a JSON object of hash -> document`);
   }
-  const entries = Object.entries(parsed as Record<string, unknown>);
-  for (const [hash, document] of entries) {
-    if (typeof document !== 'string')
-      throw new TrustedDocumentsError(`trusted documents manifest ${file}: ${hash} is not a document string`);
-    // A key that is not the document's own sha256 would let a client think it runs one document
-    // while the gateway runs another: refuse the manifest. "sha256:<hex>" is the client preset's default form.
-    if (hash.replace(/^sha256:/, '') !== createHash('sha256').update(document).digest('hex')) {
-      throw new TrustedDocumentsError(`trusted documents manifest ${file}: ${hash} is not the sha256 (hex) of its document`);
-    }
-    try {
-      parse(document);
-    } catch {
-      throw new TrustedDocumentsError(`trusted documents manifest ${file}: the document of ${hash} does not parse`);
-    }
+  return Object.entries(parsed as Record<string, unknown>).map(([hash, document]) => checkedEntry(file, hash, document));
+}
+
+function checkedEntry(file: string, hash: string, document: unknown): [string, string, DocumentNode] {
+  if (typeof document !== 'string') throw new TrustedDocumentsError(`trusted documents manifest ${file}: ${hash} is not a document string`);
+  // A key that is not the document's own sha256 would let a client think it runs one document
+  // while the gateway runs another: refuse the manifest. "sha256:<hex>" is the client preset's default form.
+  if (hash.replace(/^sha256:/, '') !== createHash('sha256').update(document).digest('hex')) {
+    throw new TrustedDocumentsError(`trusted documents manifest ${file}: ${hash} is not the sha256 (hex) of its document`);
   }
-  return entries as Array<[string, string]>;
+  try {
+    return [hash, document, parse(document)];
+  } catch {
+    throw new TrustedDocumentsError(`trusted documents manifest ${file}: the document of ${hash} does not parse`);
+  }
 }
 
 // The codes Apollo Client and urql act on: PERSISTED_QUERY_NOT_FOUND makes them send the
@@ -93,7 +102,7 @@ type OperationParams = { query?: string; operationName?: string | null; variable
 
 /** The yoga plugins, in order; register them all. */
 export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
-  const { mode, documents } = trusted;
+  const { mode, documents, parsed } = trusted;
   // The plugin's own reading of the hash (it looks at params only), for both transports.
   const hashOf = defaultExtractPersistedOperationId as (params: OperationParams) => string | null;
 
@@ -107,7 +116,7 @@ export function useTrustedDocuments(trusted: TrustedDocuments): Plugin[] {
   };
 
   const persistedOverHttp = usePersistedOperations({
-    getPersistedOperation: (hash) => documents.get(hash) ?? null,
+    getPersistedOperation: (hash) => parsed.get(hash) ?? null,
     allowArbitraryOperations: mode === 'allow',
     customErrors: {
       persistedQueryOnly: refusals.textNotTrusted,

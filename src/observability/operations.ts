@@ -9,21 +9,21 @@
 // UPSTREAM_UNAVAILABLE, GRAPHQL_VALIDATION_FAILED...). The log line carries the
 // client's operation name; metric labels never do (a client could make up
 // any number of names), they use root field names of the schema.
-import { performance } from 'node:perf_hooks';
-import {
-  GraphQLError,
-  Kind,
-  isObjectType,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLFieldResolver,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { isObjectType, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from './metrics.js';
-import { REQUEST_ID_ATTRIBUTE, currentOperation, runInOperation, type OperationScope } from './operation-scope.js';
+import {
+  countedFields,
+  errorCode,
+  newRecord,
+  outcomeOf,
+  selectedOperation,
+  shapeOf,
+  typedErrorCode,
+  type OperationRecord,
+} from './operation-record.js';
+import { REQUEST_ID_ATTRIBUTE, currentOperation, runInOperation } from './operation-scope.js';
 import type { TraceCarrier, Tracing } from './tracing.js';
 
 /** What the plugin reads of the GraphQL context (src/schema/context.ts fills it in). */
@@ -52,128 +52,123 @@ function incomingTrace(context: CallerContext): TraceCarrier | undefined {
   return { traceparent: params.traceparent, tracestate: typeof params.tracestate === 'string' ? params.tracestate : undefined };
 }
 
-interface OperationRecord extends OperationScope {
-  startedAt: number;
-  startedAtEpoch: number;
-  type: string;
-  name: string | null;
-  /** Root fields: response key (alias) and field name. */
-  fields: Array<{ key: string; name: string }>;
-  /** Code of the last error a subscription's stream delivered. */
-  streamError: string | null;
-  document: DocumentNode | null;
-}
-
 export interface OperationObservabilityOptions {
   metrics: GatewayMetrics;
   tracing: Tracing | null;
   log: Logger;
 }
 
-const INVALID_FIELD = '(invalid)';
 /** SpanStatusCode.ERROR: a literal, so that @opentelemetry/api is loaded only when tracing is on (it costs start time). */
 const SPAN_STATUS_ERROR = 2;
 
-export function useOperationObservability({ metrics, tracing, log }: OperationObservabilityOptions): Plugin<CallerContext> {
-  // Keyed by the context object, which envelop keeps from parse to execute (it extends it in place).
-  const records = new WeakMap<object, OperationRecord>();
+/** The operations in flight, keyed by their context object, which envelop keeps from parse to execute (it extends it in place). */
+class Operations {
+  private readonly records = new WeakMap<object, OperationRecord>();
 
-  const recordOf = (context: object): OperationRecord => {
-    let record = records.get(context);
+  constructor(private readonly o: OperationObservabilityOptions) {}
+
+  find(context: object): OperationRecord | undefined {
+    return this.records.get(context);
+  }
+
+  recordOf(context: object): OperationRecord {
+    let record = this.records.get(context);
     if (!record) {
-      record = {
-        startedAt: performance.now(),
-        startedAtEpoch: Date.now(),
-        requestId: null,
-        upstreamCalls: 0,
-        span: null,
-        typedErrors: new Map(),
-        type: 'unknown',
-        name: null,
-        fields: [],
-        streamError: null,
-        document: null,
-        done: false,
-      };
-      records.set(context, record);
+      record = newRecord();
+      this.records.set(context, record);
     }
     return record;
-  };
+  }
 
-  const begin = (context: CallerContext, document: DocumentNode, operationName: string | null | undefined): OperationRecord => {
-    const record = recordOf(context);
+  begin(context: CallerContext, document: DocumentNode, operationName: string | null | undefined): OperationRecord {
+    const record = this.recordOf(context);
     const operation = selectedOperation(document, operationName);
+    const shape = shapeOf(operation);
     record.requestId = context.requestId ?? null;
-    record.type = operation?.operation ?? 'unknown';
+    record.type = shape.type;
     record.name = operation?.name?.value ?? operationName ?? null;
-    record.fields = operation ? rootFields(operation) : [];
-    if (tracing && !record.span) {
-      record.span = tracing.startOperation(
-        `${record.type} ${record.name ?? record.fields.map((f) => f.name).join(',')}`,
-        record.startedAtEpoch,
-        {
-          'graphql.operation.type': record.type,
-          ...(record.name ? { 'graphql.operation.name': record.name } : {}),
-          ...(record.requestId ? { [REQUEST_ID_ATTRIBUTE]: record.requestId } : {}),
-        },
-        incomingTrace(context),
-      );
-    }
+    record.fields = shape.fields;
+    record.fieldNames = shape.fieldNames;
+    if (this.o.tracing && !record.span) record.span = startSpan(this.o.tracing, context, record);
     return record;
-  };
+  }
 
-  const finish = (context: CallerContext, record: OperationRecord, errors: readonly unknown[]): void => {
+  finish(context: CallerContext, record: OperationRecord, errors: readonly unknown[]): void {
     if (record.done) return;
     record.done = true;
     const seconds = (performance.now() - record.startedAt) / 1000;
-    const fields = record.fields.length ? record.fields : [{ key: INVALID_FIELD, name: INVALID_FIELD }];
-    const outcomes = fields.map((field) => ({ field, outcome: outcomeOf(field.key, record, errors) }));
-    for (const { field, outcome } of outcomes) {
-      const labels = { type: record.type, field: field.name, outcome };
-      metrics.operations.inc(labels);
-      metrics.operationSeconds.observe(labels, seconds);
-    }
-    const outcome = outcomes.find((o) => o.outcome !== 'success')?.outcome ?? 'success';
-    const principal = context.principal ? { subject: context.principal.subject, kind: context.principal.kind } : null;
-    log.info('operation', {
+    const outcome = this.count(record, errors, seconds);
+    this.o.log.info('operation', {
       // A request refused before its context was built (a bad token) has no context requestId: src/http/request-handler.ts
       // put the request's id in its x-request-id header before yoga saw it.
       requestId: record.requestId ?? context.requestId ?? context.request?.headers.get('x-request-id') ?? null,
       transport: context.socket ? 'ws' : 'http',
       operationType: record.type,
       operationName: record.name,
-      fields: record.fields.map((f) => f.name),
-      principal,
+      fields: record.fieldNames,
+      principal: context.principal ? { subject: context.principal.subject, kind: context.principal.kind } : null,
       durationMs: Math.round(seconds * 1000 * 10) / 10,
       upstreamCalls: record.upstreamCalls,
       outcome,
     });
-    if (record.span) {
-      record.span.setAttribute('gateway.outcome', outcome);
-      record.span.setAttribute('gateway.upstream_calls', record.upstreamCalls);
-      if (record.requestId) record.span.setAttribute(REQUEST_ID_ATTRIBUTE, record.requestId);
-      if (outcome !== 'success') record.span.setStatus({ code: SPAN_STATUS_ERROR, message: outcome });
-      record.span.end();
-    }
-  };
+    if (record.span) endSpan(record, outcome);
+  }
 
+  /** One sample per root field; the operation's outcome is the first that is not a success. */
+  private count(record: OperationRecord, errors: readonly unknown[], seconds: number): string {
+    let first = 'success';
+    for (const field of countedFields(record)) {
+      const outcome = outcomeOf(field.key, record, errors);
+      const labels = { type: record.type, field: field.name, outcome };
+      this.o.metrics.operations.inc(labels);
+      this.o.metrics.operationSeconds.observe(labels, seconds);
+      if (first === 'success') first = outcome;
+    }
+    return first;
+  }
+}
+
+function startSpan(tracing: Tracing, context: CallerContext, record: OperationRecord) {
+  return tracing.startOperation(
+    `${record.type} ${record.name ?? record.fieldNames.join(',')}`,
+    performance.timeOrigin + record.startedAt,
+    {
+      'graphql.operation.type': record.type,
+      ...(record.name ? { 'graphql.operation.name': record.name } : {}),
+      ...(record.requestId ? { [REQUEST_ID_ATTRIBUTE]: record.requestId } : {}),
+    },
+    incomingTrace(context),
+  );
+}
+
+function endSpan(record: OperationRecord, outcome: string): void {
+  const span = record.span!;
+  span.setAttribute('gateway.outcome', outcome);
+  span.setAttribute('gateway.upstream_calls', record.upstreamCalls);
+  if (record.requestId) span.setAttribute(REQUEST_ID_ATTRIBUTE, record.requestId);
+  if (outcome !== 'success') span.setStatus({ code: SPAN_STATUS_ERROR, message: outcome });
+  span.end();
+}
+
+export function useOperationObservability(options: OperationObservabilityOptions): Plugin<CallerContext> {
+  const operations = new Operations(options);
   return {
     onSchemaChange: ({ schema }) => recordTypedErrors(schema as GraphQLSchema),
     onPluginInit({ registerContextErrorHandler }) {
       // Refused while building the context (a bad or expired token: HTTP 401): still an operation, logged and counted.
       registerContextErrorHandler(({ context, error }) => {
-        const record = records.get(context);
+        const record = operations.find(context);
         if (!record) return;
         const caller = context as CallerContext;
-        if (record.document) begin(caller, record.document, caller.params?.operationName);
-        finish(caller, record, [error]);
+        if (record.document) operations.begin(caller, record.document, caller.params?.operationName);
+        operations.finish(caller, record, [error]);
       });
     },
     onParse: ({ context }) => {
-      recordOf(context);
+      operations.recordOf(context);
       return ({ context, result }) => {
-        const record = recordOf(context);
-        if (result instanceof Error) finish(context, record, [result]);
+        const record = operations.recordOf(context);
+        if (result instanceof Error) operations.finish(context, record, [result]);
         else if (result) record.document = result as DocumentNode;
       };
     },
@@ -181,73 +176,52 @@ export function useOperationObservability({ metrics, tracing, log }: OperationOb
       ({ params }) =>
       ({ context, valid, result }) => {
         if (valid) return;
-        const record = begin(context, params.documentAST as DocumentNode, null);
-        finish(context, record, result);
+        operations.finish(context, operations.begin(context, params.documentAST as DocumentNode, null), result);
       },
-    onExecute({ args, executeFn, setExecuteFn }) {
+    onExecute: ({ args, executeFn, setExecuteFn }) => {
       const context = args.contextValue as CallerContext;
-      const record = begin(context, args.document, args.operationName);
+      const record = operations.begin(context, args.document, args.operationName);
       setExecuteFn((executeArgs) => runInOperation(record, () => executeFn(executeArgs)));
       return {
         onExecuteDone: ({ result }) => {
-          if (isAsyncIterable(result)) return { onEnd: () => finish(context, record, []) };
-          finish(context, record, (result as ExecutionResult).errors ?? []);
+          if (isAsyncIterable(result)) return { onEnd: () => operations.finish(context, record, []) };
+          operations.finish(context, record, (result as ExecutionResult).errors ?? []);
           return undefined;
         },
       };
     },
-    onSubscribe({ args }) {
-      const context = args.contextValue as CallerContext;
-      // Not run in the operation's scope: what feeds a subscription (a refresh after a webhook, a poller)
-      // is shared by every subscriber to the resource and started by whichever came first.
-      const record = begin(context, args.document, args.operationName);
+    onSubscribe: ({ args }) => subscriptionHooks(operations, options.metrics, args),
+  };
+}
+
+function subscriptionHooks(
+  operations: Operations,
+  metrics: GatewayMetrics,
+  args: { contextValue: unknown; document: DocumentNode; operationName?: string | null },
+) {
+  const context = args.contextValue as CallerContext;
+  // Not run in the operation's scope: what feeds a subscription (a refresh after a webhook, a poller)
+  // is shared by every subscriber to the resource and started by whichever came first.
+  const record = operations.begin(context, args.document, args.operationName);
+  return {
+    onSubscribeResult: ({ result }: { result: unknown }) => {
+      if (!isAsyncIterable(result)) {
+        operations.finish(context, record, (result as ExecutionResult).errors ?? []);
+        return undefined;
+      }
+      metrics.activeSubscriptions.inc();
       return {
-        onSubscribeResult: ({ result }) => {
-          if (!isAsyncIterable(result)) {
-            finish(context, record, (result as ExecutionResult).errors ?? []);
-            return undefined;
-          }
-          metrics.activeSubscriptions.inc();
-          return {
-            onNext: ({ result: event }) => {
-              const error = (event as ExecutionResult).errors?.[0];
-              if (error) record.streamError = errorCode(error);
-            },
-            onEnd: () => {
-              metrics.activeSubscriptions.dec();
-              finish(context, record, []);
-            },
-          };
+        onNext: ({ result: event }: { result: unknown }) => {
+          const error = (event as ExecutionResult).errors?.[0];
+          if (error) record.streamError = errorCode(error);
+        },
+        onEnd: () => {
+          metrics.activeSubscriptions.dec();
+          operations.finish(context, record, []);
         },
       };
     },
   };
-}
-
-function outcomeOf(key: string, record: OperationRecord, errors: readonly unknown[]): string {
-  const typed = record.typedErrors.get(key);
-  if (typed) return typed;
-  // An error of this field (its path starts with the field's key), or of the whole operation (no path).
-  const error = errors.find((e) => !(e instanceof GraphQLError) || !e.path || e.path[0] === key);
-  if (error) return errorCode(error);
-  return record.streamError ?? 'success';
-}
-
-function errorCode(error: unknown): string {
-  const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
-  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(code)) return code;
-  return 'INTERNAL_SERVER_ERROR';
-}
-
-function selectedOperation(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | null {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  return (name ? operations.find((o) => o.name?.value === name) : operations.length === 1 ? operations[0] : undefined) ?? null;
-}
-
-function rootFields(operation: OperationDefinitionNode): Array<{ key: string; name: string }> {
-  return operation.selectionSet.selections.flatMap((s) =>
-    s.kind === Kind.FIELD ? [{ key: s.alias?.value ?? s.name.value, name: s.name.value }] : [],
-  );
 }
 
 const RECORDS_TYPED_ERRORS = Symbol('records typed errors');
@@ -264,13 +238,9 @@ function recordTypedErrors(schema: GraphQLSchema): void {
       const resolve = field.resolve as (GraphQLFieldResolver<unknown, unknown> & { [RECORDS_TYPED_ERRORS]?: true }) | undefined;
       if (!resolve || resolve[RECORDS_TYPED_ERRORS]) continue;
       const wrapped: GraphQLFieldResolver<unknown, unknown> & { [RECORDS_TYPED_ERRORS]?: true } = (source, args, context, info) => {
-        const note = (value: unknown) => {
-          const code = typedErrorCode(value);
-          if (code) currentOperation()?.typedErrors.set(info.path.key as string, code);
-          return value;
-        };
         const value = resolve(source, args, context, info);
-        return isPromiseLike(value) ? Promise.resolve(value).then(note) : note(value);
+        const key = info.path.key as string;
+        return isPromiseLike(value) ? Promise.resolve(value).then((settled) => noteTypedError(key, settled)) : noteTypedError(key, value);
       };
       wrapped[RECORDS_TYPED_ERRORS] = true;
       field.resolve = wrapped;
@@ -278,11 +248,10 @@ function recordTypedErrors(schema: GraphQLSchema): void {
   }
 }
 
-/** A typed error, recognised by the shape every PaymentError has (`code` and `messageFr`). */
-function typedErrorCode(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || typeof (value as { messageFr?: unknown }).messageFr !== 'string') return null;
-  const code = (value as { code?: unknown }).code;
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : null;
+function noteTypedError(key: string, value: unknown): unknown {
+  const code = typedErrorCode(value);
+  if (code) currentOperation()?.typedErrors.set(key, code);
+  return value;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

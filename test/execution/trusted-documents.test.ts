@@ -69,11 +69,16 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
   let dir: string;
   // A merchant's own operation, in its own manifest (TRUSTED_DOCUMENTS_MANIFEST).
   const MERCHANT_DOCUMENT = 'query BackOfficeWallets { balance { wallets { wallet available } } }';
+  // One alias over MAX_ALIASES (15 by default): trusted, it still meets every validation limit.
+  const OVER_ALIASES = `query ManyBalances { ${Array.from({ length: 16 }, (_, i) => `b${i}: balance { currency }`).join(' ')} }`;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'trusted-'));
     const merchantManifest = path.join(dir, 'merchant.json');
-    writeFileSync(merchantManifest, JSON.stringify({ [sha256(MERCHANT_DOCUMENT)]: MERCHANT_DOCUMENT }));
+    writeFileSync(
+      merchantManifest,
+      JSON.stringify({ [sha256(MERCHANT_DOCUMENT)]: MERCHANT_DOCUMENT, [sha256(OVER_ALIASES)]: OVER_ALIASES }),
+    );
     stack = await startStack({
       env: { TRUSTED_DOCUMENTS: 'enforce', TRUSTED_DOCUMENTS_MANIFEST: merchantManifest },
       sandboxWebhooks: true,
@@ -169,6 +174,20 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
     const http = await post(stack, { extensions: persisted(sha256(MERCHANT_DOCUMENT)) });
     expect(http.body.errors).toBeUndefined();
     expect((http.body.data as { balance: { wallets: unknown[] } }).balance.wallets).toHaveLength(5);
+  });
+
+  it('runs a document sent by hash from its parsed form, each time, and still applies every validation limit to it', async () => {
+    // The parsed document is kept from the start (loadTrustedDocuments): the first and the next runs answer alike.
+    for (let run = 0; run < 2; run++) {
+      const http = await post(stack, { extensions: persisted(sha256(MERCHANT_DOCUMENT)) });
+      expect(http.body.errors).toBeUndefined();
+      expect(http.body.data).toMatchObject({ balance: { wallets: expect.any(Array) } });
+    }
+    for (let run = 0; run < 2; run++) {
+      const refused = await post(stack, { extensions: persisted(sha256(OVER_ALIASES)) });
+      expect(refused.body.data).toBeUndefined();
+      expect(refused.body.errors?.map((e) => e.message)).toEqual([expect.stringMatching(/aliases limit/i)]);
+    }
   });
 
   it('refuses an unknown hash with a final code (clients do not retry it with the text)', async () => {
