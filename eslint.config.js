@@ -42,7 +42,7 @@ const layering = [
     ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts', './config.ts'],
     'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
   ),
-  layer('./src/auth', ['./config.ts', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
+  layer('./src/auth', ['./config.ts', './config-values', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.
   layer(
     './src/observability',
@@ -69,13 +69,15 @@ const layering = [
     ],
     message: 'schema/ never imports the HTTP surface, its plugins, gateway, main, sandbox, webhooks or observability.',
   },
-  // Below everything: files/ and http/client-address.ts are read by config.ts, so they import nothing of src/.
+  // Below everything: files/ and config-values/ are read by config.ts, so they import nothing of src/.
   layer('./src/files', [], 'files/ (where the project files lie) imports nothing from the rest of src/: config reads it.'),
+  layer('./src/config-values', [], 'config-values/ (durations, proxy trust) imports nothing from the rest of src/: config reads it.'),
   {
-    target: './src/http/client-address.ts',
+    // config.ts is read by every layer: it imports only the leaves below it, never a floor above.
+    target: './src/config.ts',
     from: './src',
-    except: ['./http/client-address.ts'],
-    message: 'http/client-address.ts imports nothing from the rest of src/: config reads it to check TRUST_PROXY.',
+    except: ['./config.ts', './files', './config-values'],
+    message: 'config.ts may import only files/ and config-values/ (leaves that import nothing of src/).',
   },
   layer('./src/health', ['./upstream', './logger.ts'], 'health/ (the probes) may import upstream and logger.'),
   layer('./src/graphiql', ['./files'], 'graphiql/ (the page, its tabs and live panel) may import files/ only.'),
@@ -98,9 +100,10 @@ const layering = [
       './graphiql',
       './health',
       './config.ts',
+      './config-values',
       './logger.ts',
     ],
-    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, health, config and logger.',
+    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, health, config(-values) and logger.',
   ),
   {
     // The sandbox stands in for the payment service: only its own entry point may read our config and logger.
