@@ -51,8 +51,8 @@ const layering = [
   ),
   layer(
     './src/limits',
-    ['./config.ts', './logger.ts', './redis', './upstream', './auth'],
-    'limits/ may import config, logger, redis, upstream and auth (never schema/ or the server).',
+    ['./config.ts', './logger.ts', './redis', './upstream', './auth', './errors'],
+    'limits/ may import config, logger, redis, upstream, auth and errors (the catalogue; never schema/ or the server).',
   ),
   {
     target: './src/schema',

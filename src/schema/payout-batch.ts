@@ -3,7 +3,7 @@
 // approval), follow it, cancel it. The job itself runs below, in
 // src/payout-batches/; this module only maps it to GraphQL.
 import { wrapErrorIfMatches } from '@pothos/plugin-errors';
-import { GraphQLError } from 'graphql';
+import { typedErrorAtTopLevel } from '../errors/top-level.js';
 import {
   InsufficientFundsError,
   InvalidAccountError,
@@ -548,7 +548,7 @@ builder.subscriptionFields((t) => ({
       const batchId = batchIdOf(String(id));
       if (!(await batches(ctx).get(batchId))) {
         const notFound = new PayoutBatchNotFoundError(batchId);
-        throw new GraphQLError(notFound.message, { extensions: { code: 'NOT_FOUND', messageFr: notFound.messageFr, retryable: false } });
+        throw typedErrorAtTopLevel(notFound);
       }
       return batches(ctx).watch(batchId);
     },
