@@ -124,6 +124,15 @@ const layering = [
   { target: './src', from: ['./test', './bench', './scripts'], message: 'src/ never imports tests, benchmarks or scripts.' },
 ];
 
+/**
+ * Top-level GraphQL errors are built only through the catalogue (src/errors/top-level.ts: topLevelError and its
+ * helpers), so every code's English, French, `retryable` and HTTP status come from its one declaration.
+ */
+const catalogueOnly = {
+  selector: "NewExpression[callee.name='GraphQLError'], CallExpression[callee.name='createGraphQLError']",
+  message: 'Raise top-level errors with topLevelError(code, params) from src/errors/top-level.ts (declare a new code there).',
+};
+
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'test/gql/', 'client/generated/', '.scratch/', 'node_modules/'] },
   {
@@ -169,6 +178,11 @@ export default defineConfig(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/errors/**'],
+    rules: { 'no-restricted-syntax': ['error', catalogueOnly] },
+  },
+  {
     // auth/ needs the shapes of upstream data, never the client that calls the service.
     files: ['src/auth/**/*.ts'],
     rules: {
@@ -186,6 +200,7 @@ export default defineConfig(
     rules: {
       'no-restricted-syntax': [
         'error',
+        catalogueOnly,
         {
           selector: "CallExpression[callee.property.name='equals']",
           message: 'Compare digests and signatures with crypto.timingSafeEqual, never Buffer#equals (not constant-time).',

@@ -160,6 +160,23 @@ describe('rooms', () => {
   });
 });
 
+describe('top-level errors come from the catalogue', () => {
+  const raise = "import { GraphQLError } from 'graphql';\nexport const e = new GraphQLError('Too many requests.', { extensions: { code: 'RATE_LIMITED' } });\n";
+  const yogaRaise = "import { createGraphQLError } from 'graphql-yoga';\nexport const e = createGraphQLError('No.', { extensions: { code: 'X' } });\n";
+
+  it.each(['src/limits/x.ts', 'src/schema/x.ts', 'src/execution/x.ts', 'src/http/x.ts', 'src/webhooks/x.ts'])(
+    'a hand-written GraphQLError in %s fails the lint',
+    async (file) => {
+      expect(await rulesHit(file, raise, eslintWithoutCycles)).toContain('no-restricted-syntax');
+      expect(await rulesHit(file, yogaRaise, eslintWithoutCycles)).toContain('no-restricted-syntax');
+    },
+  );
+
+  it('the catalogue itself (src/errors/) builds them', async () => {
+    expect(await rulesHit('src/errors/x.ts', raise, eslintWithoutCycles)).not.toContain('no-restricted-syntax');
+  });
+});
+
 describe('import cycles', () => {
   // test/logger.test.ts imports src/logger.ts by value, so src/logger.ts importing it back closes a cycle.
   it('a runtime cycle fails the lint', async () => {

@@ -18,7 +18,6 @@ import {
 } from '../events/stream-id.js';
 import { SubscriptionInterruption } from '../live/index.js';
 import type { LiveResource } from '../live/fetch-resource.js';
-import { NotFoundError } from '../errors/payment-errors.js';
 import { isNotFound } from '../upstream/call-error.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
