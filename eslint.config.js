@@ -42,7 +42,11 @@ const layering = [
     ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts', './config.ts'],
     'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
   ),
-  layer('./src/auth', ['./config.ts', './config-values', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
+  layer(
+    './src/auth',
+    ['./config.ts', './config-values', './logger.ts', './upstream'],
+    'auth/ may import config, logger and upstream types.',
+  ),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.
   layer(
     './src/observability',

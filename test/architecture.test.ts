@@ -161,8 +161,10 @@ describe('rooms', () => {
 });
 
 describe('top-level errors come from the catalogue', () => {
-  const raise = "import { GraphQLError } from 'graphql';\nexport const e = new GraphQLError('Too many requests.', { extensions: { code: 'RATE_LIMITED' } });\n";
-  const yogaRaise = "import { createGraphQLError } from 'graphql-yoga';\nexport const e = createGraphQLError('No.', { extensions: { code: 'X' } });\n";
+  const raise =
+    "import { GraphQLError } from 'graphql';\nexport const e = new GraphQLError('Too many requests.', { extensions: { code: 'RATE_LIMITED' } });\n";
+  const yogaRaise =
+    "import { createGraphQLError } from 'graphql-yoga';\nexport const e = createGraphQLError('No.', { extensions: { code: 'X' } });\n";
 
   it.each(['src/limits/x.ts', 'src/schema/x.ts', 'src/execution/x.ts', 'src/http/x.ts', 'src/webhooks/x.ts'])(
     'a hand-written GraphQLError in %s fails the lint',

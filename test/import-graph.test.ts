@@ -113,7 +113,6 @@ describe('the import graph of src/', () => {
     expect(upwardImports(upward, 'config.ts')).toEqual(['caller.ts', 'client-address.ts', 'config.ts']);
   });
 
-
   it('has no circle, type-only imports included', () => {
     const files = sourceFiles(join(root, 'src'));
     expect(files.length).toBeGreaterThan(50);

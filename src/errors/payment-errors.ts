@@ -232,8 +232,7 @@ export const IdempotencyConflictError = typedError({
  */
 export const ServiceUnavailableError = typedError({
   name: 'ServiceUnavailableError',
-  description:
-    'The gateway could not reach what keeps a payment from being made twice; nothing was sent. Retry with the same key.',
+  description: 'The gateway could not reach what keeps a payment from being made twice; nothing was sent. Retry with the same key.',
   code: 'SERVICE_UNAVAILABLE',
   fields: (options?: { cause?: unknown }) => ({ cause: options?.cause }),
   text: () => ({

@@ -22,10 +22,10 @@ export function useBrowserSafety(): Plugin[] {
       const type = (request.headers.get('content-type') ?? '').toLowerCase();
       if (!SIMPLE_BODY_TYPES.some((simple) => type.startsWith(simple))) return;
       endResponse(
-        new fetchAPI.Response(
-          JSON.stringify({ errors: [topLevelErrorBody('UNSUPPORTED_MEDIA_TYPE', undefined)] }),
-          { status: 415, headers: { 'content-type': 'application/json' } },
-        ),
+        new fetchAPI.Response(JSON.stringify({ errors: [topLevelErrorBody('UNSUPPORTED_MEDIA_TYPE', undefined)] }), {
+          status: 415,
+          headers: { 'content-type': 'application/json' },
+        }),
       );
     },
   };

@@ -17,7 +17,11 @@ interface LimitedContext {
 
 export function rateLimitedError(retryAfterMs: number): GraphQLError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return topLevelError('RATE_LIMITED', { retryAfterSeconds: seconds }, { extensions: { retryAfterMs, http: { headers: { 'Retry-After': String(seconds) } } } });
+  return topLevelError(
+    'RATE_LIMITED',
+    { retryAfterSeconds: seconds },
+    { extensions: { retryAfterMs, http: { headers: { 'Retry-After': String(seconds) } } } },
+  );
 }
 
 export function useRateLimits(rateLimits: RateLimits): Plugin<LimitedContext> {

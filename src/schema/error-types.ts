@@ -70,24 +70,27 @@ export function typedErrorObjectTypes(classes: readonly AnyTypedError[], refs: E
   for (const cls of classes) {
     const { name, description, graphql = {} } = cls.declaration;
     const declared = Object.entries(graphql as Record<string, ErrorFieldDeclaration>);
-    builder.objectType(cls as never, {
-      name,
-      description,
-      interfaces: [PaymentErrorInterface],
-      isTypeOf: (value: unknown) => value instanceof cls,
-      fields: (t: { field: (options: object) => unknown }) =>
-        Object.fromEntries(
-          declared.map(([key, field]) => [
-            key,
-            t.field({
-              type: fieldTypeRef(field.type, refs),
-              nullable: field.nullable ?? false,
-              description: field.description,
-              resolve: (error: Record<string, unknown>) => error[key],
-            }),
-          ]),
-        ),
-    } as never);
+    builder.objectType(
+      cls as never,
+      {
+        name,
+        description,
+        interfaces: [PaymentErrorInterface],
+        isTypeOf: (value: unknown) => value instanceof cls,
+        fields: (t: { field: (options: object) => unknown }) =>
+          Object.fromEntries(
+            declared.map(([key, field]) => [
+              key,
+              t.field({
+                type: fieldTypeRef(field.type, refs),
+                nullable: field.nullable ?? false,
+                description: field.description,
+                resolve: (error: Record<string, unknown>) => error[key],
+              }),
+            ]),
+          ),
+      } as never,
+    );
   }
 }
 

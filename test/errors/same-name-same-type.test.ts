@@ -48,7 +48,12 @@ function everyErrorField(schema: GraphQLSchema): string {
     const named = schema.getType(String(type.getFields()[field]!.type).replace(/[[\]!]/g, ''));
     return isObjectType(named) ? `${field} { __typename }` : field;
   };
-  const parts = errorTypes.map((t) => `... on ${t.name} { ${Object.keys(t.getFields()).map((f) => leaf(t, f)).join(' ')} }`);
+  const parts = errorTypes.map(
+    (t) =>
+      `... on ${t.name} { ${Object.keys(t.getFields())
+        .map((f) => leaf(t, f))
+        .join(' ')} }`,
+  );
   return `fragment AnyError on PaymentError { ${parts.join(' ')} }`;
 }
 

@@ -46,7 +46,9 @@ describe('toClientError', () => {
     const kept = toClientError(fieldError(coded), { requestId: 'req-mask-3', log, stage: 'execution' });
     expect(kept.message).toBe('You may not read this charge.');
     const request = new GraphQLError('Cannot query field "nope" on type "Query".');
-    expect(toClientError(request, { requestId: 'req-mask-3', log, stage: 'execution' }).message).toBe('Cannot query field "nope" on type "Query".');
+    expect(toClientError(request, { requestId: 'req-mask-3', log, stage: 'execution' }).message).toBe(
+      'Cannot query field "nope" on type "Query".',
+    );
     expect(errors()).toEqual([]);
   });
 });

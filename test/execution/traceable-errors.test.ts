@@ -38,7 +38,11 @@ describe('maskUnexpected', () => {
     // Kept, with the code and French every error leaves with (the one entry point, src/execution/error-masking.ts).
     expect((maskUnexpected(log)(own) as GraphQLError).toJSON()).toEqual({
       message: 'Must provide query string.',
-      extensions: { code: 'BAD_REQUEST', messageFr: 'La requête doit contenir un document GraphQL (champ « query »).', http: { status: 400 } },
+      extensions: {
+        code: 'BAD_REQUEST',
+        messageFr: 'La requête doit contenir un document GraphQL (champ « query »).',
+        http: { status: 400 },
+      },
     });
     const wrapped = new GraphQLError('Variable "$n" got invalid value.', { originalError: new GraphQLError('Int expected.') });
     expect((maskUnexpected(log)(wrapped) as GraphQLError).message).toBe('Variable "$n" got invalid value.');
@@ -49,8 +53,11 @@ describe('maskUnexpected', () => {
 describe('one shape for every unexpected error', () => {
   it("a field's error (error-masking) and one outside execution (maskError) differ only in where they stand", () => {
     const { log } = capture();
-    const inField = toClientError(
-      new GraphQLError(DETAIL, { path: ['charge', 'amount'], originalError: new RangeError(DETAIL) }), { requestId: 'req-shape', log, stage: 'execution' });
+    const inField = toClientError(new GraphQLError(DETAIL, { path: ['charge', 'amount'], originalError: new RangeError(DETAIL) }), {
+      requestId: 'req-shape',
+      log,
+      stage: 'execution',
+    });
     const outside = withRequestId('req-shape', () => maskUnexpected(log)(new Error(DETAIL))) as GraphQLError;
     const { path, ...fieldShape } = inField.toJSON();
     expect(path).toEqual(['charge', 'amount']);
@@ -61,7 +68,12 @@ describe('one shape for every unexpected error', () => {
     expect(fieldShape).toEqual({ message: outside.message, extensions: outsideExtensions });
     expect(fieldShape).toEqual({
       message: 'Unexpected error.',
-      extensions: { code: 'INTERNAL_SERVER_ERROR', messageFr: expect.stringContaining('requestId'), retryable: false, requestId: 'req-shape' },
+      extensions: {
+        code: 'INTERNAL_SERVER_ERROR',
+        messageFr: expect.stringContaining('requestId'),
+        retryable: false,
+        requestId: 'req-shape',
+      },
     });
   });
 
