@@ -227,7 +227,7 @@ describe('who is calling', () => {
   });
 });
 
-describe('what was sent', () => {
+describe('what was sent: the document and its arguments', () => {
   it('GRAPHQL_PARSE_FAILED and GRAPHQL_VALIDATION_FAILED', async () => {
     expect((await bothWays(stack, 'GRAPHQL_PARSE_FAILED', '{ balance { ')).fr).toBe('Erreur de syntaxe dans le document GraphQL.');
     expect((await bothWays(stack, 'GRAPHQL_VALIDATION_FAILED', '{ balanse { currency } }')).fr).toMatch(
@@ -311,6 +311,9 @@ describe('what was sent', () => {
     }
   });
 
+});
+
+describe('what was sent: the request itself', () => {
   it('TOO_MANY_MONEY_MUTATIONS', async () => {
     const two = (n: number) =>
       `t${n}: createTransfer(input: { amount: 500, recipientPhone: "70000000", idempotencyKey: "${randomUUID()}" }) { __typename }`;
