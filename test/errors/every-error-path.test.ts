@@ -310,7 +310,6 @@ describe('what was sent: the document and its arguments', () => {
       complete(res.errors, res.raw, code, text);
     }
   });
-
 });
 
 describe('what was sent: the request itself', () => {
