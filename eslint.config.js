@@ -42,7 +42,11 @@ const layering = [
     ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts', './config.ts'],
     'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
   ),
-  layer('./src/auth', ['./config.ts', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
+  layer(
+    './src/auth',
+    ['./config.ts', './config-values', './logger.ts', './upstream'],
+    'auth/ may import config, logger and upstream types.',
+  ),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.
   layer(
     './src/observability',
@@ -51,8 +55,8 @@ const layering = [
   ),
   layer(
     './src/limits',
-    ['./config.ts', './logger.ts', './redis', './upstream', './auth'],
-    'limits/ may import config, logger, redis, upstream and auth (never schema/ or the server).',
+    ['./config.ts', './logger.ts', './redis', './upstream', './auth', './errors'],
+    'limits/ may import config, logger, redis, upstream, auth and errors (the catalogue; never schema/ or the server).',
   ),
   {
     target: './src/schema',
@@ -69,13 +73,15 @@ const layering = [
     ],
     message: 'schema/ never imports the HTTP surface, its plugins, gateway, main, sandbox, webhooks or observability.',
   },
-  // Below everything: files/ and http/client-address.ts are read by config.ts, so they import nothing of src/.
+  // Below everything: files/ and config-values/ are read by config.ts, so they import nothing of src/.
   layer('./src/files', [], 'files/ (where the project files lie) imports nothing from the rest of src/: config reads it.'),
+  layer('./src/config-values', [], 'config-values/ (durations, proxy trust) imports nothing from the rest of src/: config reads it.'),
   {
-    target: './src/http/client-address.ts',
+    // config.ts is read by every layer: it imports only the leaves below it, never a floor above.
+    target: './src/config.ts',
     from: './src',
-    except: ['./http/client-address.ts'],
-    message: 'http/client-address.ts imports nothing from the rest of src/: config reads it to check TRUST_PROXY.',
+    except: ['./config.ts', './files', './config-values'],
+    message: 'config.ts may import only files/ and config-values/ (leaves that import nothing of src/).',
   },
   layer('./src/health', ['./upstream', './logger.ts'], 'health/ (the probes) may import upstream and logger.'),
   layer('./src/graphiql', ['./files'], 'graphiql/ (the page, its tabs and live panel) may import files/ only.'),
@@ -98,9 +104,10 @@ const layering = [
       './graphiql',
       './health',
       './config.ts',
+      './config-values',
       './logger.ts',
     ],
-    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, health, config and logger.',
+    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, health, config(-values) and logger.',
   ),
   {
     // The sandbox stands in for the payment service: only its own entry point may read our config and logger.
@@ -120,6 +127,15 @@ const layering = [
   { target: './src/!(sandbox)/**', from: './src/sandbox', message: 'Only src/main.ts imports the sandbox.' },
   { target: './src', from: ['./test', './bench', './scripts'], message: 'src/ never imports tests, benchmarks or scripts.' },
 ];
+
+/**
+ * Top-level GraphQL errors are built only through the catalogue (src/errors/top-level.ts: topLevelError and its
+ * helpers), so every code's English, French, `retryable` and HTTP status come from its one declaration.
+ */
+const catalogueOnly = {
+  selector: "NewExpression[callee.name='GraphQLError'], CallExpression[callee.name='createGraphQLError']",
+  message: 'Raise top-level errors with topLevelError(code, params) from src/errors/top-level.ts (declare a new code there).',
+};
 
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'test/gql/', 'client/generated/', '.scratch/', 'node_modules/'] },
@@ -166,6 +182,11 @@ export default defineConfig(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/errors/**'],
+    rules: { 'no-restricted-syntax': ['error', catalogueOnly] },
+  },
+  {
     // auth/ needs the shapes of upstream data, never the client that calls the service.
     files: ['src/auth/**/*.ts'],
     rules: {
@@ -183,6 +204,7 @@ export default defineConfig(
     rules: {
       'no-restricted-syntax': [
         'error',
+        catalogueOnly,
         {
           selector: "CallExpression[callee.property.name='equals']",
           message: 'Compare digests and signatures with crypto.timingSafeEqual, never Buffer#equals (not constant-time).',

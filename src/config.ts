@@ -3,8 +3,8 @@
 // Secret values never appear in those lines, nor anywhere else.
 import path from 'node:path';
 import { z } from 'zod';
-import { parseDurationSeconds } from './auth/duration.js';
-import { compileTrust, type TrustProxySetting } from './http/client-address.js';
+import { parseDurationSeconds } from './config-values/duration.js';
+import { compileTrust, type TrustProxySetting } from './config-values/proxy-trust.js';
 import { projectPath } from './files/project-files.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;

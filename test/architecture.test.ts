@@ -64,7 +64,11 @@ describe('layering rules', () => {
     ['src/http/server.ts', '../sandbox/index.js'],
     ['src/http/x.ts', '../webhooks/receiver.js'],
     ['src/http/x.ts', '../gateway.js'],
-    ['src/http/client-address.ts', './caller.js'],
+    ['src/config-values/x.ts', '../http/caller.js'],
+    ['src/config-values/x.ts', '../config.js'],
+    ['src/config.ts', './http/client-address.js'],
+    ['src/config.ts', './auth/index.js'],
+    ['src/config.ts', './logger.js'],
     ['src/execution/x.ts', '../schema/index.js'],
     ['src/execution/x.ts', '../http/caller.js'],
     ['src/graphiql/x.ts', '../http/server.js'],
@@ -94,7 +98,9 @@ describe('layering rules', () => {
     ['src/execution/x.ts', '../errors/top-level.js'],
     ['src/graphiql/x.ts', '../files/project-files.js'],
     ['src/health/x.ts', '../upstream/types.js'],
-    ['src/config.ts', './http/client-address.js'],
+    ['src/config.ts', './config-values/proxy-trust.js'],
+    ['src/config.ts', './files/project-files.js'],
+    ['src/http/x.ts', '../config-values/proxy-trust.js'],
   ])('%s may import %s', async (file, target) => {
     const hits = await layeringHit(file, `import * as m from '${target}';\nexport { m };\n`);
     expect(hits).not.toContain(LAYERING);
@@ -151,6 +157,25 @@ describe('rooms', () => {
       .filter((entry) => entry.isDirectory() && !srcFolders.includes(entry.name) && !testsOwn.includes(entry.name))
       .map((entry) => entry.name);
     expect(stray).toEqual([]);
+  });
+});
+
+describe('top-level errors come from the catalogue', () => {
+  const raise =
+    "import { GraphQLError } from 'graphql';\nexport const e = new GraphQLError('Too many requests.', { extensions: { code: 'RATE_LIMITED' } });\n";
+  const yogaRaise =
+    "import { createGraphQLError } from 'graphql-yoga';\nexport const e = createGraphQLError('No.', { extensions: { code: 'X' } });\n";
+
+  it.each(['src/limits/x.ts', 'src/schema/x.ts', 'src/execution/x.ts', 'src/http/x.ts', 'src/webhooks/x.ts'])(
+    'a hand-written GraphQLError in %s fails the lint',
+    async (file) => {
+      expect(await rulesHit(file, raise, eslintWithoutCycles)).toContain('no-restricted-syntax');
+      expect(await rulesHit(file, yogaRaise, eslintWithoutCycles)).toContain('no-restricted-syntax');
+    },
+  );
+
+  it('the catalogue itself (src/errors/) builds them', async () => {
+    expect(await rulesHit('src/errors/x.ts', raise, eslintWithoutCycles)).not.toContain('no-restricted-syntax');
   });
 });
 

@@ -68,7 +68,51 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The imports of `from`, direct and indirect, that are not leaves: a module config.ts reads must import
+ * nothing of src/ itself, or config.ts (which every layer reads) would sit above a floor it serves.
+ */
+function upwardImports(graph: Map<string, string[]>, from: string): string[] {
+  const reached = new Set<string>();
+  const walk = (file: string) => {
+    for (const target of graph.get(file) ?? []) {
+      if (reached.has(target)) continue;
+      reached.add(target);
+      walk(target);
+    }
+  };
+  walk(from);
+  return [...reached].filter((file) => (graph.get(file) ?? []).length > 0 || file === from).sort();
+}
+
 describe('the import graph of src/', () => {
+  it('config.ts imports only leaves (modules that import nothing of src/): 0 upward imports', () => {
+    const files = sourceFiles(join(root, 'src'));
+    const config = join(root, 'src/config.ts');
+    const graph = importGraph(files);
+    // It does read some leaves (the proxy-trust and duration parsers, the project's files): the walk is not vacuous.
+    expect((graph.get(config) ?? []).map((f) => relative(root, f)).sort()).toEqual(
+      expect.arrayContaining(['src/config-values/duration.ts', 'src/config-values/proxy-trust.ts']),
+    );
+    expect(upwardImports(graph, config).map((f) => relative(root, f))).toEqual([]);
+  });
+
+  it('finds an upward import of config.ts, direct or through a leaf that is not one (the check itself works)', () => {
+    const leafOnly = new Map([
+      ['config.ts', ['duration.ts', 'files.ts']],
+      ['duration.ts', []],
+      ['files.ts', []],
+    ]);
+    expect(upwardImports(leafOnly, 'config.ts')).toEqual([]);
+    const upward = new Map([
+      ['config.ts', ['duration.ts', 'client-address.ts']],
+      ['duration.ts', []],
+      ['client-address.ts', ['caller.ts']],
+      ['caller.ts', ['config.ts']],
+    ]);
+    expect(upwardImports(upward, 'config.ts')).toEqual(['caller.ts', 'client-address.ts', 'config.ts']);
+  });
+
   it('has no circle, type-only imports included', () => {
     const files = sourceFiles(join(root, 'src'));
     expect(files.length).toBeGreaterThan(50);

@@ -15,4 +15,4 @@ export {
 export { SCOPES, isScope, parseScopeClaim, type Scope } from './scopes.js';
 export { mintStaffToken, type MintedToken, type StaffTokenRequest } from './staff-token.js';
 export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from './verify.js';
-export { parseDurationSeconds } from './duration.js';
+export { parseDurationSeconds } from '../config-values/duration.js';

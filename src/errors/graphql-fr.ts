@@ -5,7 +5,7 @@
 // the French (never copied in English), and a sentence we do not know gets a
 // general French sentence with its position in the document.
 import type { GraphQLError } from 'graphql';
-import { isTopLevelCode, raisedText, topLevelText } from './top-level.js';
+import { isTopLevelCode, onlyTextOf, topLevelText } from './top-level.js';
 
 type Rule = [RegExp, (...groups: string[]) => string];
 
@@ -137,6 +137,7 @@ const RULES: Rule[] = [
     () => 'Indiquez le nom de l’opération : le document en contient plusieurs.',
   ],
   [/^Must provide an operation\.$/, () => 'Le document ne contient aucune opération.'],
+  [/^Could not determine what operation to execute\.$/, () => topLevelText('OPERATION_RESOLUTION_FAILURE', undefined).fr],
   [
     /^Anonymous Subscription must select only one top level field\.$/,
     () => 'Un abonnement anonyme ne doit sélectionner qu’un seul champ racine.',
@@ -195,7 +196,7 @@ export function frenchOf(error: GraphQLError): string {
   if (translated) return translated;
   const code = error.extensions?.code;
   if (isTopLevelCode(code)) {
-    const text = raisedText(code, error.extensions, error.message);
+    const text = onlyTextOf(code);
     if (text) return text.fr;
   }
   const at = error.locations?.[0];

@@ -8,7 +8,7 @@
 //
 // Typed mutation errors (PaymentError union members) are not here: they live
 // in payment-errors.ts and reach clients as data, with `messageFr` as a field.
-import { GraphQLError, type ASTNode, type Source } from 'graphql';
+import { GraphQLError, type ASTNode, type GraphQLErrorOptions, type Source } from 'graphql';
 import type { ErrorCode } from '../upstream/call-error.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
 
@@ -23,12 +23,10 @@ interface Entry<P> {
   text: (params: P) => Text;
   /** One value of `params` per variant of the text, so a test can render every one. */
   samples: readonly P[];
-  /**
-   * The params of an error raised with this code but without `messageFr` (by a
-   * library, or by code written before it used this catalogue), read from its
-   * extensions and message; null when they cannot be told.
-   */
-  fromRaised?: (extensions: Record<string, unknown>, message: string) => P | null;
+  /** Whether the very same request may succeed later (`extensions.retryable`); false when not said. */
+  retryable?: boolean;
+  /** The HTTP status of an answer made of this error alone (`extensions.http.status`), where one applies. */
+  httpStatus?: number;
 }
 
 const entry = <P = undefined>(e: Entry<P>): Entry<P> => e;
@@ -110,23 +108,13 @@ function badInput(p: BadInput): Text {
 
 export const TOP_LEVEL_ERRORS = {
   UNAUTHENTICATED: entry<TokenProblem>({
+    httpStatus: 401,
     when: 'No token, or a token that is malformed, invalid, expired or of the wrong kind (HTTP 401).',
     text: (problem) => TOKEN_PROBLEMS[problem],
     samples: Object.keys(TOKEN_PROBLEMS) as TokenProblem[],
-    fromRaised: (_ext, message) =>
-      /required/i.test(message)
-        ? 'missing'
-        : /expired/i.test(message)
-          ? 'expired'
-          : /malformed/i.test(message)
-            ? 'malformed'
-            : /not accepted/i.test(message)
-              ? 'kind'
-              : /could not be verified/i.test(message)
-                ? 'keys_unavailable'
-                : 'invalid',
   }),
   DUPLICATE_AUTHORIZATION: entry({
+    httpStatus: 400,
     when: 'A request with two Authorization headers, or one holding several credentials (HTTP 400; over WebSocket, close 4400).',
     text: () => ({
       en: 'Send exactly one Authorization header with one Bearer token.',
@@ -161,13 +149,6 @@ export const TOP_LEVEL_ERRORS = {
       { field: 'charges', scope: null, customer: 'not_allowed' },
       { field: 'charge', scope: null, customer: 'other_payment' },
     ],
-    fromRaised: (ext, message) => {
-      const customer =
-        /^A customer's payment token cannot use (\w+)/.exec(message) ?? /^A customer's payment token may use (\w+)/.exec(message);
-      if (customer) return { field: customer[1]!, scope: null, customer: message.includes('cannot') ? 'not_allowed' : 'other_payment' };
-      const m = /may not use (\w+)/.exec(message) ?? /No one may use (\w+)/.exec(message);
-      return m ? { field: m[1]!, scope: typeof ext.requiredScope === 'string' ? ext.requiredScope : null } : null;
-    },
   }),
   UPSTREAM_UNAUTHENTICATED: entry({
     when: 'The payment service refused the gateway’s API key (the operator’s configuration, not the caller’s).',
@@ -178,6 +159,7 @@ export const TOP_LEVEL_ERRORS = {
     samples: [undefined],
   }),
   UPSTREAM_UNAVAILABLE: entry({
+    retryable: true,
     when: 'A query could not reach the payment service, or got no usable answer (retryable).',
     text: () => ({
       en: 'The payment service is unavailable right now. Try again in a moment.',
@@ -222,9 +204,9 @@ export const TOP_LEVEL_ERRORS = {
       { kind: 'event_dates' },
       { kind: 'event_kinds', unknown: ['charge.sucess'], known: ['charge.success', 'charge.failed'] },
     ],
-    fromRaised: (ext) => (typeof ext.maxIds === 'number' ? { kind: 'too_many_ids', max: ext.maxIds } : null),
   }),
   SERVICE_UNAVAILABLE: entry<'shutting_down' | 'temporarily'>({
+    retryable: true,
     when: 'The gateway cannot take the request now (shutting down, or a store it needs is down); nothing was done.',
     text: (why) =>
       why === 'shutting_down'
@@ -234,9 +216,10 @@ export const TOP_LEVEL_ERRORS = {
             fr: 'Le service est momentanément indisponible ; rien n’a été effectué. Réessayez dans un instant.',
           },
     samples: ['shutting_down', 'temporarily'],
-    fromRaised: (_ext, message) => (/shutting down/i.test(message) ? 'shutting_down' : 'temporarily'),
   }),
   TOO_MANY_SUBSCRIPTIONS: entry<{ max: number | null; over: 'connection' | 'caller' | 'subject' | 'gateway' }>({
+    retryable: true,
+    httpStatus: 429,
     when: 'A WebSocket connection already runs WS_MAX_SUBSCRIPTIONS operations, a caller holds too many SSE streams, a token subject holds MAX_SUBSCRIPTIONS_PER_SUBJECT subscriptions, or the replica MAX_SUBSCRIPTIONS.',
     text: ({ max, over }) => {
       if (over === 'connection') {
@@ -280,46 +263,27 @@ export const TOP_LEVEL_ERRORS = {
       { max: 20_000, over: 'gateway' },
       { max: null, over: 'gateway' },
     ],
-    fromRaised: (_ext, message) => {
-      const max = /At most (\d+)|most subscriptions \((\d+)\)/.exec(message);
-      const over = /subject/.test(message)
-        ? 'subject'
-        : /gateway/i.test(message)
-          ? 'gateway'
-          : /connection/.test(message)
-            ? 'connection'
-            : 'caller';
-      return { max: max ? Number(max[1] ?? max[2]) : null, over };
-    },
   }),
-  TOO_MANY_MONEY_MUTATIONS: entry<{ found: number }>({
+  TOO_MANY_MONEY_MUTATIONS: entry<{ fields: readonly string[] }>({
     when: 'One operation selects more than one money-moving mutation field (refused at validation: nothing runs).',
-    text: ({ found }) => ({
-      en: `At most one money-moving mutation may run per operation; this one has ${found}.`,
-      fr: `Une opération ne peut contenir qu’une seule mutation qui déplace de l’argent ; celle-ci en contient ${found}.`,
+    text: ({ fields }) => ({
+      en: `At most one money-moving mutation may run per operation; this one has ${fields.length} (${fields.join(', ')}).`,
+      fr: `Une opération ne peut contenir qu’une seule mutation qui déplace de l’argent ; celle-ci en contient ${fields.length} (${fields.join(', ')}).`,
     }),
-    samples: [{ found: 2 }],
-    fromRaised: (_ext, message) => {
-      const found = /this one has (\d+)/.exec(message);
-      return found ? { found: Number(found[1]) } : null;
-    },
+    samples: [{ fields: ['createTransfer', 'createTransfer'] }],
   }),
   PAYLOAD_TOO_LARGE: entry<{ maxBytes: number }>({
+    httpStatus: 413,
     when: 'A request body larger than the gateway accepts (HTTP 413).',
     text: ({ maxBytes }) => ({
       en: `Request body larger than ${maxBytes} bytes.`,
       fr: `Le corps de la requête dépasse ${maxBytes} octets.`,
     }),
     samples: [{ maxBytes: 1_048_576 }],
-    fromRaised: (_ext, message) => {
-      const max = /(\d+) bytes/.exec(message);
-      return max ? { maxBytes: Number(max[1]) } : null;
-    },
   }),
   RATE_LIMITED: entry<{ retryAfterSeconds: number | null }>({
-    fromRaised: (ext) => ({
-      retryAfterSeconds: typeof ext.retryAfterMs === 'number' ? Math.max(1, Math.ceil(ext.retryAfterMs / 1000)) : null,
-    }),
+    retryable: true,
+    httpStatus: 429,
     when: 'The caller sent too many requests to the gateway in a short time.',
     text: ({ retryAfterSeconds }) =>
       retryAfterSeconds === null
@@ -337,29 +301,31 @@ export const TOP_LEVEL_ERRORS = {
       fr: `Cette opération nécessiterait plus de ${limit} appels au service de paiement. Demandez moins d’éléments ou scindez-la.`,
     }),
     samples: [{ limit: 50 }],
-    fromRaised: (ext) => (typeof ext.budget === 'number' ? { limit: ext.budget } : null),
   }),
   SUBSCRIPTION_INTERRUPTED: entry({
-    when: 'A live update stream ended before its resource reached a final status (the gateway could not follow it).',
+    retryable: true,
+    when: 'A subscription whose source failed (the event log unreadable, a resource the gateway could not follow): subscribe again.',
     text: () => ({
-      en: 'Live updates were interrupted. Subscribe again to resume; the first update is the current state.',
-      fr: 'Les mises à jour en direct ont été interrompues. Abonnez-vous de nouveau pour reprendre : la première mise à jour donne l’état actuel.',
+      en: 'The subscription was interrupted; subscribe again (paymentEvents: with `after` set to the last id received).',
+      fr: 'L’abonnement a été interrompu ; abonnez-vous de nouveau (paymentEvents : avec `after` égal au dernier identifiant reçu).',
     }),
     samples: [undefined],
   }),
   EVENT_CURSOR_EXPIRED: entry({
-    when: 'A client resumes an event stream from a position the gateway no longer keeps.',
+    when: 'A client resumes an event stream from an id the log no longer holds.',
     text: () => ({
-      en: 'The events after this position are no longer kept. Start again from the current state, without a cursor.',
-      fr: 'Les événements postérieurs à cette position ne sont plus conservés. Repartez de l’état actuel, sans curseur.',
+      en: 'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
+      fr: "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
     }),
     samples: [undefined],
   }),
   PERSISTED_QUERY_NOT_FOUND: entry({
-    when: 'A persisted (trusted) document id the gateway does not know.',
+    httpStatus: 400,
+    when: 'A document hash the gateway does not know, where a client may send the text instead (TRUSTED_DOCUMENTS=allow).',
+    // The very message automatic-persisted-query clients (Apollo, urql) look for, besides the code.
     text: () => ({
-      en: 'This persisted operation is unknown to the gateway. Use a document from the published manifest.',
-      fr: 'Cette opération enregistrée est inconnue de la passerelle. Utilisez un document du manifeste publié.',
+      en: 'PersistedQueryNotFound',
+      fr: 'Cette opération enregistrée est inconnue de la passerelle : envoyez le texte de la requête avec son empreinte.',
     }),
     samples: [undefined],
   }),
@@ -375,12 +341,9 @@ export const TOP_LEVEL_ERRORS = {
       }[resource],
     }),
     samples: RESOURCE_KINDS.map((resource) => ({ resource })),
-    fromRaised: (ext) =>
-      typeof ext.resource === 'string' && (RESOURCE_KINDS as readonly string[]).includes(ext.resource)
-        ? { resource: ext.resource as ResourceKind }
-        : null,
   }),
   UNSUPPORTED_MEDIA_TYPE: entry({
+    httpStatus: 415,
     when: 'A POST whose body is not declared as JSON (what a browser form could send cross-site).',
     text: () => ({
       en: 'Send operations as application/json.',
@@ -389,6 +352,7 @@ export const TOP_LEVEL_ERRORS = {
     samples: [undefined],
   }),
   PERSISTED_QUERY_NOT_IN_LIST: entry({
+    httpStatus: 400,
     when: 'A document hash that is not in the trusted-documents manifest, where only those run.',
     text: () => ({
       en: 'No trusted document has this hash: only the documents of this gateway’s manifest run.',
@@ -397,6 +361,7 @@ export const TOP_LEVEL_ERRORS = {
     samples: [undefined],
   }),
   PERSISTED_QUERY_ID_REQUIRED: entry({
+    httpStatus: 400,
     when: 'A request with neither a query text nor a document hash.',
     text: () => ({
       en: 'Send a document: the query text, or a trusted document’s hash as extensions.persistedQuery.sha256Hash.',
@@ -405,6 +370,7 @@ export const TOP_LEVEL_ERRORS = {
     samples: [undefined],
   }),
   TRUSTED_DOCUMENT_REQUIRED: entry({
+    httpStatus: 400,
     when: 'A query text where only trusted documents (by hash) run.',
     text: () => ({
       en: 'This gateway runs trusted documents only: send the hash of a document of its manifest as extensions.persistedQuery.sha256Hash.',
@@ -425,12 +391,22 @@ export const TOP_LEVEL_ERRORS = {
     }),
     samples: [undefined],
   }),
+  OPERATION_RESOLUTION_FAILURE: entry({
+    httpStatus: 400,
+    when: 'A document whose operation to run cannot be told (several without operationName, an unknown name, none at all); graphql-tools and yoga raise it, graphql-fr.ts gives each sentence its French.',
+    text: () => ({
+      en: 'Could not determine what operation to execute.',
+      fr: 'Impossible de savoir quelle opération exécuter : indiquez operationName, le nom d’une opération du document.',
+    }),
+    samples: [undefined],
+  }),
   BAD_REQUEST: entry({
     when: 'A request that is not a GraphQL request (yoga: no query, a body that is not JSON, a GET mutation...).',
     text: () => ({ en: 'This is not a valid GraphQL request.', fr: 'Ce n’est pas une requête GraphQL valide.' }),
     samples: [undefined],
   }),
   PERSISTED_QUERY_ONLY: entry({
+    httpStatus: 400,
     when: 'A full query text where only persisted (trusted) documents are accepted.',
     text: () => ({
       en: 'Only persisted operations are accepted here: send the document id, not the query text.',
@@ -450,8 +426,10 @@ type ParamsOf<C extends TopLevelCode> = Parameters<(typeof TOP_LEVEL_ERRORS)[C][
 const CATALOGUE: { [C in TopLevelCode]: Entry<ParamsOf<C>> } = TOP_LEVEL_ERRORS;
 
 export interface TopLevelOptions {
-  /** Extra extensions (requiredScope, retryable, requestId, http...). */
+  /** Extra extensions (requiredScope, requestId, http headers...), over the catalogue's own. */
   extensions?: Record<string, unknown>;
+  /** A GraphQLError behind this one (yoga masks an error whose origin is anything else). */
+  originalError?: GraphQLError;
   path?: ReadonlyArray<string | number>;
   nodes?: ReadonlyArray<ASTNode> | ASTNode | null;
   source?: Source;
@@ -462,39 +440,104 @@ export function topLevelText<C extends TopLevelCode>(code: C, params: ParamsOf<C
   return CATALOGUE[code].text(params);
 }
 
-/**
- * The text of an error raised under a catalogue code without `messageFr` (by a library, or by older
- * code): its params read back from the error, or the code's only variant; null when they cannot be told.
- */
-export function raisedText<C extends TopLevelCode>(code: C, extensions: Record<string, unknown>, message: string): Text | null {
-  const entry = CATALOGUE[code];
-  if (entry.fromRaised) {
-    const params = entry.fromRaised(extensions, message);
-    return params === null ? null : entry.text(params);
-  }
-  const variants = entry.samples.map((sample) => entry.text(sample));
-  return variants.length === 1 ? (variants[0] ?? null) : null;
+/** The text of a code that has one variant only (a library's code, which comes without our params); null otherwise. */
+export function onlyTextOf(code: TopLevelCode): Text | null {
+  const entry: Entry<unknown> = CATALOGUE[code] as Entry<unknown>;
+  return entry.samples.length === 1 ? entry.text(entry.samples[0]) : null;
 }
 
-/** The GraphQL error of `code`, in English, with `extensions.code` and `extensions.messageFr`. */
+/** What every error of `code` carries in `extensions`: the code, the French, `retryable`, and its HTTP status if any. */
+function catalogueExtensions<C extends TopLevelCode>(code: C, fr: string): Record<string, unknown> {
+  const { retryable = false, httpStatus } = CATALOGUE[code];
+  return { code, messageFr: fr, retryable, ...(httpStatus === undefined ? {} : { http: { status: httpStatus } }) };
+}
+
+/** The caller's extensions over the catalogue's; an `http` of the caller's (headers) keeps the catalogue's status. */
+function withCatalogue(own: Record<string, unknown>, added: Record<string, unknown> = {}): Record<string, unknown> {
+  const merged = { ...own, ...added };
+  if (own.http && added.http) merged.http = { ...(own.http as object), ...(added.http as object) };
+  return merged;
+}
+
+/**
+ * The GraphQL error of `code`, in English, with `extensions.code`, `extensions.messageFr` and `retryable`: the only
+ * way the gateway builds a top-level error (eslint forbids `new GraphQLError` outside src/errors/).
+ */
 export function topLevelError<C extends TopLevelCode>(code: C, params: ParamsOf<C>, options: TopLevelOptions = {}): GraphQLError {
+  return new GraphQLError(...topLevelErrorArgs(code, params, options));
+}
+
+/** The arguments of GraphQLError's constructor for `code` (for an error class that extends GraphQLError). */
+export function topLevelErrorArgs<C extends TopLevelCode>(
+  code: C,
+  params: ParamsOf<C>,
+  options: TopLevelOptions = {},
+): [string, GraphQLErrorOptions] {
   const { en, fr } = topLevelText(code, params);
-  return new GraphQLError(en, {
+  return [
+    en,
+    {
+      path: options.path,
+      nodes: options.nodes,
+      source: options.source,
+      positions: options.positions,
+      originalError: options.originalError,
+      extensions: withCatalogue(catalogueExtensions(code, fr), options.extensions),
+    },
+  ];
+}
+
+/** The same error as a plain `errors` entry, for answers written outside GraphQL execution (a raw HTTP 503, 413, 415). */
+export function topLevelErrorBody<C extends TopLevelCode>(
+  code: C,
+  params: ParamsOf<C>,
+): { message: string; extensions: Record<string, unknown> } {
+  const { en, fr } = topLevelText(code, params);
+  const { http: _status, ...extensions } = catalogueExtensions(code, fr);
+  return { message: en, extensions };
+}
+
+/**
+ * An error a library made (graphql-js, yoga, graphql-armor), kept with its own English, under `code` and with its
+ * French (src/errors/graphql-fr.ts): the one place such an error is rebuilt.
+ */
+export function withCodeAndFrench(error: GraphQLError, code: string, fr: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    // Only a GraphQLError may stay behind it: yoga masks an error whose origin is anything else.
+    originalError: error.originalError instanceof GraphQLError ? error.originalError : undefined,
+    extensions: { ...error.extensions, code, messageFr: fr },
+  });
+}
+
+/** A failed call to the payment service inside a query, under the service's own code (see upstreamFailureText). */
+export function upstreamFailureError(
+  code: ErrorCode,
+  retryable: boolean,
+  options: Pick<TopLevelOptions, 'path' | 'nodes' | 'source' | 'positions'> & { requestId: string },
+): GraphQLError {
+  const text = upstreamFailureText(code, retryable);
+  return new GraphQLError(text.en, {
+    ...options,
+    extensions: { code, messageFr: text.fr, retryable, requestId: options.requestId },
+  });
+}
+
+/** A typed error raised where a field's union has no place for it: the same code, texts and `retryable`, at top level. */
+export function typedErrorAtTopLevel(
+  error: { message: string; messageFr: string; code: ErrorCode; retryable: boolean },
+  options: TopLevelOptions = {},
+): GraphQLError {
+  return new GraphQLError(error.message, {
     path: options.path,
     nodes: options.nodes,
     source: options.source,
     positions: options.positions,
-    extensions: { code, messageFr: fr, ...options.extensions },
+    extensions: { code: error.code, messageFr: error.messageFr, retryable: error.retryable, ...options.extensions },
   });
-}
-
-/** The same error as a plain `errors` entry, for answers written outside GraphQL execution (a raw HTTP 503). */
-export function topLevelErrorBody<C extends TopLevelCode>(
-  code: C,
-  params: ParamsOf<C>,
-): { message: string; extensions: Record<string, string> } {
-  const { en, fr } = topLevelText(code, params);
-  return { message: en, extensions: { code, messageFr: fr } };
 }
 
 /**
@@ -520,6 +563,19 @@ export function upstreamFailureText(code: ErrorCode, retryable: boolean): Text {
     en: 'The payment service could not complete this request.',
     fr: 'Le service de paiement n’a pas pu traiter cette demande.',
   };
+}
+
+/**
+ * A scalar's refusal of a value (DateTime, Date): graphql-js puts its message inside its own sentence about the
+ * variable or literal ("Variable "$x" got invalid value ...; <message>"), whose French graphql-fr.ts writes.
+ */
+export function scalarValueError(message: string): GraphQLError {
+  return new GraphQLError(message);
+}
+
+/** A failure of a subscription's source, as graphql-js reports one: an error of the operation, masked unless coded. */
+export function sourceError(error: unknown, nodes: ASTNode | undefined): GraphQLError {
+  return new GraphQLError((error as Error)?.message ?? String(error), { originalError: error as Error, nodes });
 }
 
 export function isTopLevelCode(code: unknown): code is TopLevelCode {

@@ -5,7 +5,8 @@
 // resolver, so access rules, arguments and every plugin hook run per subscriber as before; only the
 // execution of an event's selection is shared, and only when it succeeded: a result with errors carries
 // one subscriber's request id, so each subscriber then executes for itself.
-import { GraphQLError, createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { sourceError } from '../errors/top-level.js';
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { mapAsyncIterator } from '@whatwg-node/promise-helpers';
 
@@ -53,7 +54,7 @@ export function useSharedEventExecution(grantOf: (context: unknown) => string | 
     const operation = args.document.definitions.find((d) => d.kind === 'OperationDefinition');
     return mapAsyncIterator(source, executeEvent, (error: unknown) => {
       // As graphql-js and graphql-tools do: a failing source is an error of the operation.
-      throw new GraphQLError((error as Error)?.message ?? String(error), { originalError: error as Error, nodes: operation });
+      throw sourceError(error, operation);
     }) as AsyncIterableIterator<ExecutionResult>;
   };
 

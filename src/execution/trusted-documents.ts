@@ -16,7 +16,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse, type DocumentNode } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { topLevelError } from '../errors/top-level.js';
 import { defaultExtractPersistedOperationId, usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { TrustedDocumentsMode } from '../config.js';
 import { projectPath } from '../files/project-files.js';
@@ -80,22 +81,11 @@ function checkedEntry(file: string, hash: string, document: unknown): [string, s
 // The codes Apollo Client and urql act on: PERSISTED_QUERY_NOT_FOUND makes them send the
 // full text again (useful in allow mode only); the enforce codes are final.
 const refusals = {
-  textNotTrusted: () =>
-    createGraphQLError(
-      'This gateway runs trusted documents only: send the hash of a document of its manifest as extensions.persistedQuery.sha256Hash.',
-      { extensions: { code: 'TRUSTED_DOCUMENT_REQUIRED', http: { status: 400 } } },
-    ),
-  unknownHashEnforced: () =>
-    createGraphQLError('No trusted document has this hash: only the documents of this gateway’s manifest run.', {
-      extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } },
-    }),
+  textNotTrusted: () => topLevelError('TRUSTED_DOCUMENT_REQUIRED', undefined),
+  unknownHashEnforced: () => topLevelError('PERSISTED_QUERY_NOT_IN_LIST', undefined),
   // The message is the one automatic-persisted-query clients look for, besides the code.
-  unknownHashAllowed: () =>
-    createGraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } } }),
-  nothingSent: () =>
-    createGraphQLError('Send a document: the query text, or a trusted document’s hash as extensions.persistedQuery.sha256Hash.', {
-      extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
-    }),
+  unknownHashAllowed: () => topLevelError('PERSISTED_QUERY_NOT_FOUND', undefined),
+  nothingSent: () => topLevelError('PERSISTED_QUERY_ID_REQUIRED', undefined),
 };
 
 type OperationParams = { query?: string; operationName?: string | null; variables?: unknown; extensions?: Record<string, unknown> | null };

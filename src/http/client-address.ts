@@ -7,26 +7,15 @@
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import parseForwarded from 'forwarded-parse';
+import { compileTrust, type TrustProxySetting } from '../config-values/proxy-trust.js';
 
-/** Null: trust no proxy. */
-export type TrustProxySetting = { hops: number; header: ForwardedHeader } | { addresses: string[]; header: ForwardedHeader } | null;
-/** One header is read, the one the operator's proxy writes: reading both would let a client fill the other. */
-export type ForwardedHeader = 'x-forwarded-for' | 'forwarded';
+export type { ForwardedHeader, TrustProxySetting } from '../config-values/proxy-trust.js';
 
 export interface ClientAddressing {
   /** The client's address: the socket's peer, or the left-most address reached through trusted hops. */
   ipOf(req: IncomingMessage | undefined): string | null;
   /** The scheme the client used: https when a trusted proxy says so, else that of the connection (http). */
   protoOf(req: IncomingMessage): 'http' | 'https';
-}
-
-type Trust = (addr: string, hop: number) => boolean;
-
-/** Throws on an address or CIDR proxy-addr cannot read (config.ts turns that into a ConfigError). */
-export function compileTrust(setting: TrustProxySetting): Trust | null {
-  if (!setting) return null;
-  if ('hops' in setting) return (_addr, hop) => hop < setting.hops;
-  return proxyaddr.compile(setting.addresses);
 }
 
 export function clientAddressing(setting: TrustProxySetting): ClientAddressing {

@@ -3,7 +3,7 @@
 // token travels in connection_init, each socket holds a bounded number of operations, and each
 // operation holds the drain until graphql-ws has sent its last message.
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, getOperationAST, type ExecutionArgs } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ConnectionInitMessage, SubscribePayload } from 'graphql-ws';
@@ -125,7 +125,9 @@ async function prepareOperation(
       rootValue: runners,
     };
     const errors = validate(args.schema, args.document);
-    return errors.length ? errors : args;
+    if (errors.length) return errors;
+    // graphql-ws would answer its own "Unable to identify operation", without a code or French.
+    return getOperationAST(args.document, args.operationName) ? args : [topLevelError('OPERATION_RESOLUTION_FAILURE', undefined)];
   } catch (err) {
     // A query that does not parse is this operation's error; thrown, graphql-ws would close the
     // socket (4500) and end every other operation on it.

@@ -5,11 +5,10 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { getArgumentValues } from 'graphql';
 import { schema } from '../schema/index.js';
 import { createContext, type GatewayContext } from '../schema/context.js';
-import { MONEY_MOVING_MUTATIONS, audit } from '../schema/audit.js';
+import { auditAttempt, moneyMovingMutations } from '../schema/audit.js';
 import { grantKey, type Principal } from '../auth/index.js';
 import { corsOptions, limitPlugins, useBrowserSafety, useGraphiqlPolicy, useNoIntrospection, type OriginPolicy } from '../limits/index.js';
-import { useClientSafeErrors } from '../execution/error-masking.js';
-import { maskUnexpected } from '../execution/traceable-errors.js';
+import { maskUnexpected, useClientSafeErrors } from '../execution/error-masking.js';
 import { useSharedEventExecution } from '../execution/shared-event-execution.js';
 import { useTrustedDocuments } from '../execution/trusted-documents.js';
 import { useCompressedHtml } from '../graphiql/compressed-page.js';
@@ -37,15 +36,15 @@ const auditAnonymousMoneyMoves: Parameters<typeof useAuthentication>[0] = (ctx, 
   if (operation?.operation !== 'mutation') return;
   const fields = schema.getMutationType()?.getFields() ?? {};
   for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== 'Field' || !MONEY_MOVING_MUTATIONS.has(selection.name.value)) continue;
-    const field = fields[selection.name.value];
+    const field = selection.kind === 'Field' ? fields[selection.name.value] : undefined;
+    if (selection.kind !== 'Field' || !field) continue;
     let arg: unknown;
     try {
       arg = field ? Object.values(getArgumentValues(field, selection, variables))[0] : undefined;
     } catch {
       arg = undefined; // arguments that do not even validate: the line still says who tried what
     }
-    audit(ctx, selection.name.value, { arg, outcome: 'UNAUTHENTICATED' });
+    auditAttempt(ctx, field, { arg, outcome: 'UNAUTHENTICATED' });
   }
 };
 
@@ -61,7 +60,7 @@ function limitsPlugins(options: GatewayServerOptions, maxSubscriptions: number):
       : limitPlugins({
           limits,
           rateLimits: services.limitServices?.rateLimits ?? null,
-          moneyMoving: MONEY_MOVING_MUTATIONS,
+          moneyMoving: moneyMovingMutations(schema),
           maxSubscriptions,
         })),
   ];

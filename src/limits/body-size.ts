@@ -9,6 +9,7 @@
 // has unread data makes the kernel send a reset, and a client still sending
 // its body would then see ECONNRESET instead of the 413 already on its way.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { topLevelErrorBody } from '../errors/top-level.js';
 
 /** Most bytes of a refused body read and discarded after the 413 before the connection is cut. */
 export const LINGER_MAX_BYTES = 32 * 1024 * 1024;
@@ -34,15 +35,7 @@ export async function admitBody(req: IncomingMessage, res: ServerResponse, maxBy
 }
 
 function refuse(req: IncomingMessage, res: ServerResponse, maxBytes: number, alreadyRead: number): false {
-  // The catalogue's texts (src/errors/top-level.ts, which limits/ may not import; test/errors/every-error-path checks they match).
-  const body = JSON.stringify({
-    errors: [
-      {
-        message: `Request body larger than ${maxBytes} bytes.`,
-        extensions: { code: 'PAYLOAD_TOO_LARGE', messageFr: `Le corps de la requête dépasse ${maxBytes} octets.` },
-      },
-    ],
-  });
+  const body = JSON.stringify({ errors: [topLevelErrorBody('PAYLOAD_TOO_LARGE', { maxBytes })] });
   res.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
   discardRest(req, alreadyRead);

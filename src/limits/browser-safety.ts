@@ -5,6 +5,7 @@
 // cross-site without a preflight (yoga's CSRF prevention).
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { Plugin } from 'graphql-yoga';
+import { topLevelErrorBody } from '../errors/top-level.js';
 
 /**
  * Headers that a browser never adds to a cross-site request without a preflight: a request carrying one was
@@ -21,18 +22,10 @@ export function useBrowserSafety(): Plugin[] {
       const type = (request.headers.get('content-type') ?? '').toLowerCase();
       if (!SIMPLE_BODY_TYPES.some((simple) => type.startsWith(simple))) return;
       endResponse(
-        new fetchAPI.Response(
-          JSON.stringify({
-            // The catalogue's texts (src/errors/top-level.ts, which limits/ may not import; test/errors/every-error-path checks they match).
-            errors: [
-              {
-                message: 'Send operations as application/json.',
-                extensions: { code: 'UNSUPPORTED_MEDIA_TYPE', messageFr: 'Envoyez les opérations au format application/json.' },
-              },
-            ],
-          }),
-          { status: 415, headers: { 'content-type': 'application/json' } },
-        ),
+        new fetchAPI.Response(JSON.stringify({ errors: [topLevelErrorBody('UNSUPPORTED_MEDIA_TYPE', undefined)] }), {
+          status: 415,
+          headers: { 'content-type': 'application/json' },
+        }),
       );
     },
   };

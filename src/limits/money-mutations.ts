@@ -2,7 +2,8 @@
 // would create two payouts (aliases, fragments, inline fragments) is refused
 // by validation, so nothing of it runs. One field per operation also keeps
 // each payment's idempotency key, audit line and rate-limit point its own.
-import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import { Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import { topLevelError } from '../errors/top-level.js';
 
 export function oneMoneyMutationRule(moneyMoving: ReadonlySet<string>): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
@@ -11,15 +12,7 @@ export function oneMoneyMutationRule(moneyMoving: ReadonlySet<string>): Validati
       const found = new Map<string, string>();
       collectMoneyFields(operation.selectionSet, context, moneyMoving, new Set(), found);
       if (found.size > 1) {
-        context.reportError(
-          new GraphQLError(
-            `At most one money-moving mutation may run per operation; this one has ${found.size} (${[...found.values()].join(', ')}).`,
-            {
-              nodes: operation,
-              extensions: { code: 'TOO_MANY_MONEY_MUTATIONS' },
-            },
-          ),
-        );
+        context.reportError(topLevelError('TOO_MANY_MONEY_MUTATIONS', { fields: [...found.values()] }, { nodes: operation }));
       }
     },
   });

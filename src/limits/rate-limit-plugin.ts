@@ -3,7 +3,8 @@
 // subscription ends at once with RATE_LIMITED (HTTP 429 and Retry-After); a
 // mutation still runs its fields, which answer the typed RateLimitedError
 // (src/schema/mutation.ts), as the schema promises mutation callers.
-import { GraphQLError, getOperationAST, type DocumentNode } from 'graphql';
+import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
+import { topLevelError } from '../errors/top-level.js';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
 import { rateLimitKey, type OperationLimits, type RateLimits } from './operation-limits.js';
@@ -16,9 +17,11 @@ interface LimitedContext {
 
 export function rateLimitedError(retryAfterMs: number): GraphQLError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new GraphQLError(`Too many requests. Try again in ${seconds} s.`, {
-    extensions: { code: 'RATE_LIMITED', retryAfterMs, http: { status: 429, headers: { 'Retry-After': String(seconds) } } },
-  });
+  return topLevelError(
+    'RATE_LIMITED',
+    { retryAfterSeconds: seconds },
+    { extensions: { retryAfterMs, http: { headers: { 'Retry-After': String(seconds) } } } },
+  );
 }
 
 export function useRateLimits(rateLimits: RateLimits): Plugin<LimitedContext> {

@@ -1,11 +1,11 @@
 // Subscriptions over SSE (one HTTP request per stream) count against the same
 // limit as the operations of one WebSocket connection (WS_MAX_SUBSCRIPTIONS),
 // per caller: a caller cannot escape that limit by switching transport.
-import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
 import { holdUntilStreamEnds } from './stream-slot.js';
 import { rateLimitKey } from './operation-limits.js';
+import { topLevelError } from '../errors/top-level.js';
 
 interface StreamContext {
   principal: Principal | null;
@@ -29,11 +29,7 @@ export function useSseStreamLimit(maxStreams: number): Plugin<StreamContext> {
       const current = open.get(key) ?? 0;
       if (current >= maxStreams) {
         setResultAndStopExecution({
-          errors: [
-            new GraphQLError(`At most ${maxStreams} subscriptions may run at once.`, {
-              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', http: { status: 429 } },
-            }),
-          ],
+          errors: [topLevelError('TOO_MANY_SUBSCRIPTIONS', { max: maxStreams, over: 'caller' })],
         });
         return;
       }

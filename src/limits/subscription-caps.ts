@@ -9,7 +9,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
 import { holdUntilStreamEnds } from './stream-slot.js';
-import { GraphQLError } from 'graphql';
+import { topLevelError } from '../errors/top-level.js';
 
 interface SubscriptionContext {
   principal: Principal | null;
@@ -30,14 +30,7 @@ export function subscriptionCaps(maxPerSubject: number, maxTotal: number): Subsc
     if (left <= 0) bySubject.delete(subject);
     else bySubject.set(subject, left);
   };
-  // The catalogue's English (src/errors/top-level.ts, which limits/ may not import): error masking adds its French.
-  const refuse = (max: number, over: 'subject' | 'gateway') =>
-    new GraphQLError(
-      over === 'subject'
-        ? `At most ${max} subscriptions may run at once for one token subject, over all its connections.`
-        : `The gateway holds its most subscriptions (${max}) right now: try again later.`,
-      { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', http: { status: 429 } } },
-    );
+  const refuse = (max: number, over: 'subject' | 'gateway') => topLevelError('TOO_MANY_SUBSCRIPTIONS', { max, over });
 
   const plugin: Plugin<SubscriptionContext> = {
     onSubscribe: ({ args, setResultAndStopExecution }) => {

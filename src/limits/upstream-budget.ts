@@ -3,14 +3,13 @@
 // client, made for the operation (src/schema/context.ts). A call beyond the
 // budget never leaves the gateway; its field fails with UPSTREAM_BUDGET_EXCEEDED.
 import { GraphQLError } from 'graphql';
+import { topLevelErrorArgs } from '../errors/top-level.js';
 import { isOperation, movesMoney } from '../upstream/operations.js';
 import type { UpstreamClient } from '../upstream/types.js';
 
 export class UpstreamBudgetExceededError extends GraphQLError {
   constructor(budget: number) {
-    super(`This operation needs more than ${budget} calls to the payment service. Ask for fewer items or split the operation.`, {
-      extensions: { code: 'UPSTREAM_BUDGET_EXCEEDED', budget },
-    });
+    super(...topLevelErrorArgs('UPSTREAM_BUDGET_EXCEEDED', { limit: budget }, { extensions: { budget } }));
   }
 }
 

@@ -5,7 +5,7 @@
 import { GraphQLError, getArgumentValues, type GraphQLResolveInfo } from 'graphql';
 import type { AuthFailureReason, ClientResource, Scope } from '../auth/index.js';
 import { topLevelError, type TokenProblem } from '../errors/top-level.js';
-import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
+import { auditAttempt } from './audit.js';
 import type { GatewayContext } from './context.js';
 import { isInitializationReference } from '../upstream/checkout-reference.js';
 
@@ -57,10 +57,9 @@ async function isOwnResource(ctx: GatewayContext, asked: ClientResource | null):
 
 /** The error of a refused field: who is missing (UNAUTHENTICATED) or what is missing (FORBIDDEN, with the scope). */
 export function refusal(ctx: GatewayContext, info: GraphQLResolveInfo): GraphQLError {
-  const moneyMoving = info.parentType.name === 'Mutation' && MONEY_MOVING_MUTATIONS.has(info.fieldName);
-  if (moneyMoving) audit(ctx, info.fieldName, { arg: argumentOf(info), outcome: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' });
-  if (!ctx.principal) return unauthenticated();
   const field = info.parentType.getFields()[info.fieldName];
+  auditAttempt(ctx, field, { arg: argumentOf(info), outcome: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' });
+  if (!ctx.principal) return unauthenticated();
   const { requiredScope = null, clientTokens = false } = (field?.extensions ?? {}) as { requiredScope?: Scope; clientTokens?: boolean };
   if (ctx.principal.kind === 'client') {
     return topLevelError('FORBIDDEN', { field: info.fieldName, scope: null, customer: clientTokens ? 'other_payment' : 'not_allowed' });

@@ -5,7 +5,8 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { topLevelError } from '../errors/top-level.js';
 import { access, refusal, scopeLoaders, type GatewayAuthScopes } from './access.js';
 import type { GatewayContext } from './context.js';
 import { NODES_MAX_IDS, NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
@@ -52,9 +53,7 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
       resolve: (_root, { ids }, ctx, info) => {
         // Each id may cost a call to the service: a bounded list, refused whole beyond the bound.
         if (ids.length > NODES_MAX_IDS) {
-          throw new GraphQLError(`nodes takes at most ${NODES_MAX_IDS} ids; got ${ids.length}.`, {
-            extensions: { code: 'BAD_USER_INPUT', maxIds: NODES_MAX_IDS },
-          });
+          throw topLevelError('BAD_USER_INPUT', { kind: 'too_many_ids', max: NODES_MAX_IDS }, { extensions: { maxIds: NODES_MAX_IDS } });
         }
         return resolveKnownNodes(ids, ctx, info);
       },

@@ -1,28 +1,10 @@
-// GraphQL types of the typed errors (src/errors/payment-errors.ts holds the classes).
+// GraphQL types of the typed errors, made from their declarations (src/errors/payment-errors.ts,
+// payout-batch-errors.ts; how to declare one: src/errors/typed-errors.ts and the README's "Adding an operation").
 import { ERROR_CODES, type ErrorCode } from '../upstream/call-error.js';
 import { builder } from './builder.js';
 import { SettlementStatusEnum, WalletEnum } from './enums.js';
-import {
-  BatchSizeLimitExceededError,
-  IdempotencyConflictError,
-  InsufficientFundsError,
-  InvalidAccountError,
-  NotFoundError,
-  OtpExpiredError,
-  OtpInvalidError,
-  OtpStillValidError,
-  PaymentAccountMissingError,
-  PaymentError,
-  RateLimitedError,
-  ServiceUnavailableError,
-  SettlementNotCancellableError,
-  UnauthorizedChargeProviderError,
-  UnsupportedProviderError,
-  UpstreamError,
-  ValidationError,
-  fieldMessageFr,
-  type FieldProblem,
-} from '../errors/payment-errors.js';
+import { PAYMENT_ERRORS, PaymentError, fieldMessageFr, type FieldProblem } from '../errors/payment-errors.js';
+import type { ErrorFieldDeclaration, ErrorFieldType, TypedErrorClass } from '../errors/typed-errors.js';
 
 export const ErrorCodeEnum = builder.enumType('ErrorCode', {
   description: 'Every error code of the payment service, plus those the gateway adds.',
@@ -48,80 +30,6 @@ export const PaymentErrorInterface = builder.interfaceRef<PaymentError>('Payment
   }),
 });
 
-/** What every error type shares: its class's name, the PaymentError interface, and recognition by class. */
-function paymentErrorType(cls: abstract new (...args: never[]) => PaymentError, description: string) {
-  return { name: cls.name, description, interfaces: [PaymentErrorInterface], isTypeOf: (value: unknown) => value instanceof cls };
-}
-
-builder.objectType(ValidationError, {
-  ...paymentErrorType(ValidationError, 'The input is invalid; nothing was sent to the operator.'),
-  fields: (t) => ({
-    fieldErrors: t.field({ type: [FieldErrorRef], description: 'One entry per invalid field.', resolve: (e) => e.fieldErrors }),
-  }),
-});
-builder.objectType(OtpInvalidError, paymentErrorType(OtpInvalidError, 'The OTP is wrong. The customer may try again with the right one.'));
-builder.objectType(OtpExpiredError, paymentErrorType(OtpExpiredError, 'The OTP has expired. Start a new charge to get a new one.'));
-builder.objectType(OtpStillValidError, paymentErrorType(OtpStillValidError, 'An OTP already sent is still valid.'));
-builder.objectType(InsufficientFundsError, {
-  ...paymentErrorType(InsufficientFundsError, 'The wallet cannot cover the amount and its fees.'),
-  fields: (t) => ({
-    wallet: t.field({
-      type: WalletEnum,
-      nullable: true,
-      description: 'The wallet that lacks funds, when the service named it.',
-      resolve: (e) => e.wallet,
-    }),
-  }),
-});
-builder.objectType(
-  InvalidAccountError,
-  paymentErrorType(InvalidAccountError, 'The phone number is invalid or has no account at the operator.'),
-);
-builder.objectType(UnsupportedProviderError, paymentErrorType(UnsupportedProviderError, 'The operator is not supported.'));
-builder.objectType(
-  UnauthorizedChargeProviderError,
-  paymentErrorType(UnauthorizedChargeProviderError, 'The merchant may not collect from this operator.'),
-);
-builder.objectType(BatchSizeLimitExceededError, {
-  ...paymentErrorType(BatchSizeLimitExceededError, 'Too many items in one bulk transfer.'),
-  fields: (t) => ({
-    limit: t.exposeInt('limit', { description: 'The most items one bulk transfer may hold.' }),
-  }),
-});
-builder.objectType(RateLimitedError, {
-  ...paymentErrorType(RateLimitedError, 'Too many calls in a short time.'),
-  fields: (t) => ({
-    retryAfterMs: t.exposeInt('retryAfterMs', {
-      nullable: true,
-      description: 'How long to wait before trying again, in milliseconds, when known.',
-    }),
-  }),
-});
-builder.objectType(NotFoundError, {
-  ...paymentErrorType(NotFoundError, 'No resource has this reference.'),
-  fields: (t) => ({
-    reference: t.exposeString('reference', { description: 'The reference that was looked up.' }),
-  }),
-});
-builder.objectType(SettlementNotCancellableError, {
-  ...paymentErrorType(SettlementNotCancellableError, 'The settlement has left the processing state and can no longer be cancelled.'),
-  fields: (t) => ({
-    status: t.field({
-      type: SettlementStatusEnum,
-      nullable: true,
-      description: "The settlement's current status, when known.",
-      resolve: (e) => e.status,
-    }),
-  }),
-});
-builder.objectType(PaymentAccountMissingError, paymentErrorType(PaymentAccountMissingError, 'No payout account exists for settlements.'));
-builder.objectType(
-  ServiceUnavailableError,
-  paymentErrorType(
-    ServiceUnavailableError,
-    'The gateway could not reach what keeps a payment from being made twice; nothing was sent. Retry with the same key.',
-  ),
-);
 const IdempotencyConflictReasonEnum = builder.enumType('IdempotencyConflictReason', {
   description: 'Why an idempotency key was refused.',
   values: {
@@ -138,22 +46,57 @@ const IdempotencyConflictReasonEnum = builder.enumType('IdempotencyConflictReaso
     },
   } as const,
 });
-builder.objectType(IdempotencyConflictError, {
-  ...paymentErrorType(IdempotencyConflictError, 'The idempotency key cannot be used for this request.'),
-  fields: (t) => ({
-    reason: t.field({ type: IdempotencyConflictReasonEnum, description: 'Why the key was refused.', resolve: (e) => e.reason }),
-    retryAfterMs: t.exposeInt('retryAfterMs', {
-      nullable: true,
-      description:
-        'For IN_PROGRESS: milliseconds until a retry with the same key may get an answer (the rest of the settle window, IDEMPOTENCY_SETTLE_MS, or of the pending claim). Null otherwise.',
-    }),
-  }),
-});
-builder.objectType(UpstreamError, {
-  ...paymentErrorType(UpstreamError, 'The payment service or the operator failed (network, internal, unknown or external error).'),
-  fields: (t) => ({
-    outcomeUnknown: t.exposeBoolean('outcomeUnknown', {
-      description: 'True when the request may have been carried out although no answer came: check before retrying.',
-    }),
-  }),
+/** The refs of the field types a typed error may name beside the scalars (src/errors/typed-errors.ts, ErrorFieldType). */
+export type ErrorFieldRefs = { readonly [T in Exclude<ErrorFieldType, 'String' | 'Int' | 'Boolean'>]?: unknown };
+
+const SCALARS: ReadonlySet<ErrorFieldType> = new Set(['String', 'Int', 'Boolean']);
+
+function fieldTypeRef(type: ErrorFieldType, refs: ErrorFieldRefs): unknown {
+  if (SCALARS.has(type)) return type;
+  const ref = refs[type as keyof ErrorFieldRefs];
+  if (ref === undefined) throw new TypeError(`no GraphQL type was handed over for the typed-error field type ${type}`);
+  return ref;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a declared class of any arguments and fields
+type AnyTypedError = TypedErrorClass<any, any>;
+
+/**
+ * The GraphQL object type of each declared typed error, made from its declaration alone: its name, description,
+ * the PaymentError interface, recognition by class, and the fields it declares. `refs`: the schema's types its
+ * fields name (enums, objects). Pothos cannot type a field built from data, hence the casts, in this one place.
+ */
+export function typedErrorObjectTypes(classes: readonly AnyTypedError[], refs: ErrorFieldRefs = {}): void {
+  for (const cls of classes) {
+    const { name, description, graphql = {} } = cls.declaration;
+    const declared = Object.entries(graphql as Record<string, ErrorFieldDeclaration>);
+    builder.objectType(
+      cls as never,
+      {
+        name,
+        description,
+        interfaces: [PaymentErrorInterface],
+        isTypeOf: (value: unknown) => value instanceof cls,
+        fields: (t: { field: (options: object) => unknown }) =>
+          Object.fromEntries(
+            declared.map(([key, field]) => [
+              key,
+              t.field({
+                type: fieldTypeRef(field.type, refs),
+                nullable: field.nullable ?? false,
+                description: field.description,
+                resolve: (error: Record<string, unknown>) => error[key],
+              }),
+            ]),
+          ),
+      } as never,
+    );
+  }
+}
+
+typedErrorObjectTypes(PAYMENT_ERRORS, {
+  Wallet: WalletEnum,
+  SettlementStatus: SettlementStatusEnum,
+  IdempotencyConflictReason: IdempotencyConflictReasonEnum,
+  '[FieldError]': [FieldErrorRef],
 });

@@ -2,7 +2,7 @@
 // every event in the log (verified webhooks and what the gateway found by
 // itself), resumable after the last id a client saw, and each resource's state
 // as it moves forward.
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.js';
 import { isMistypedEventKind, KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
 import { topLevelError } from '../errors/top-level.js';
@@ -18,7 +18,6 @@ import {
 } from '../events/stream-id.js';
 import { SubscriptionInterruption } from '../live/index.js';
 import type { LiveResource } from '../live/fetch-resource.js';
-import { NotFoundError } from '../errors/payment-errors.js';
 import { isNotFound } from '../upstream/call-error.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
@@ -93,9 +92,7 @@ const PaymentEventRef = builder.objectRef<LoggedPaymentEvent>('PaymentEvent').im
 
 /** A retryable end of a subscription whose event source failed: subscribe again (with `after`). */
 function interrupted(reason: SubscriptionInterruption): GraphQLError {
-  return new GraphQLError('The subscription was interrupted; subscribe again (paymentEvents: with `after` set to the last id received).', {
-    extensions: { code: 'SUBSCRIPTION_INTERRUPTED', retryable: true, reason: reason.reason },
-  });
+  return topLevelError('SUBSCRIPTION_INTERRUPTED', undefined, { extensions: { reason: reason.reason } });
 }
 
 function passOrInterrupt<T>(value: T | SubscriptionInterruption): T {
@@ -133,10 +130,7 @@ async function follow(
   } catch (err) {
     await stream.return?.();
     if (!isNotFound(err)) throw err;
-    const notFound = new NotFoundError(type, reference);
-    throw new GraphQLError(notFound.message, {
-      extensions: { code: 'NOT_FOUND', messageFr: notFound.messageFr, retryable: false, resource: type, reference },
-    });
+    throw topLevelError('NOT_FOUND', { resource: type }, { extensions: { resource: type, reference } });
   }
   // Not an async generator: its return() would wait for a pending next(), and a client leaving while no
   // change comes would never be let go. The stream's own return() ends it at once.
@@ -218,17 +212,7 @@ async function readingTheLog<T>(read: () => Promise<T>): Promise<T> {
 }
 
 function cursorExpired(): GraphQLError {
-  return new GraphQLError(
-    'Events after this id are no longer kept: reload the state from the `events` query (and the resources you show), then subscribe again with the newest id.',
-    {
-      extensions: {
-        code: 'EVENT_CURSOR_EXPIRED',
-        retryable: false,
-        messageFr:
-          "Les événements postérieurs à cet identifiant ne sont plus conservés : rechargez l'état depuis la requête `events`, puis abonnez-vous de nouveau avec l'identifiant le plus récent.",
-      },
-    },
-  );
+  return topLevelError('EVENT_CURSOR_EXPIRED', undefined);
 }
 
 builder.queryFields((t) => ({

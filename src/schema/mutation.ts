@@ -4,7 +4,8 @@
 // upstream operation it is (whose declaration says whether it moves money) and
 // how a repeat is kept from moving money twice. The recipe then
 // validates, runs under the idempotency key and maps failures, the same way for
-// all of them.
+// all of them, and hangs what the schema must know (moves money, audited, scope)
+// on the field's extensions.
 import type { InputObjectRef, ObjectRef } from '@pothos/core';
 import { RateLimitedError, ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
 import { runIdempotent, scopedKey } from '../idempotency/run.js';
@@ -12,7 +13,7 @@ import type { ClientResource, Scope } from '../auth/index.js';
 import { declarationOf, type Operation } from '../upstream/operations.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { access } from './access.js';
-import { MONEY_MOVING_MUTATIONS, audit } from './audit.js';
+import { auditAttempt, type MutationFacts } from './audit.js';
 import { builder, type GatewaySchemaTypes } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { Checks } from './validation.js';
@@ -104,18 +105,64 @@ function mutationMovesMoney(name: string, spec: MutationKind & { idempotency: { 
 
 export function paymentMutation<Arg, Request, Payload extends object>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
   const movesMoney = mutationMovesMoney(name, spec);
-  if (movesMoney) MONEY_MOVING_MUTATIONS.add(name);
   // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable,
   // and every mutation may be refused by the caller's rate limits (src/limits/).
   const errors = withErrors(spec.errors, movesMoney ? [ServiceUnavailableError, RateLimitedError] : [RateLimitedError]);
+  const run = mutationRun(name, spec, movesMoney);
   const clientRule = spec.access.client;
+  const rule = access<Record<string, unknown>>({
+    scope: spec.access.scope,
+    client: clientRule ? (args) => clientRule(args[spec.arg.name] as Arg) : undefined,
+  });
+  // What the schema knows of the mutation, on its field: access, the audit, the limits and the operation plugin read it there.
+  const facts: MutationFacts = { movesMoney, audited: movesMoney };
 
+  // Pothos types a resolver's result by whether the field is a list, a question it cannot answer for a type
+  // parameter: the field is declared with the payload's ref seen as a plain object type (every payload is one).
+  const payloadRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, object> = spec.payload;
+
+  builder.mutationField(name, (t) =>
+    t.field({
+      ...rule,
+      extensions: { ...rule.extensions, ...facts },
+      type: payloadRef,
+      description: spec.description,
+      args: {
+        [spec.arg.name]:
+          spec.arg.name === 'input'
+            ? t.arg({ type: spec.arg.type, required: true })
+            : t.arg.string({ required: true, description: spec.arg.description }),
+      },
+      errors: { types: [...errors], union: spec.result },
+      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: GatewayContext, info) => {
+        const arg = args[spec.arg.name] as Arg;
+        const target = spec.target?.(arg);
+        const field = info.parentType.getFields()[info.fieldName];
+        try {
+          const payload = await run(arg, ctx);
+          auditAttempt(ctx, field, { arg, payload, target, outcome: 'success' });
+          return payload;
+        } catch (err) {
+          const typed = toPaymentError(err, errors, target ?? {});
+          auditAttempt(ctx, field, { arg, target, outcome: typed.code });
+          throw typed;
+        }
+      },
+    }),
+  );
+}
+
+/** How the mutation runs once admitted: limits, input checks, then the call under its idempotency rule. */
+function mutationRun<Arg, Request, Payload extends object>(
+  name: string,
+  spec: PaymentMutation<Arg, Request, Payload>,
+  movesMoney: boolean,
+): (arg: Arg, ctx: GatewayContext) => Promise<Payload> {
   const watchCreated = (payload: Payload, ctx: GatewayContext): Payload => {
     for (const { kind, reference } of spec.created?.(payload) ?? []) ctx.resourceCreated?.(kind, reference);
     return payload;
   };
-
-  const run = async (arg: Arg, ctx: GatewayContext): Promise<Payload> => {
+  return async (arg, ctx) => {
     // Before validation: a caller over its limits learns nothing more and costs nothing more.
     const retryAfterMs = movesMoney ? await ctx.limits.admitMoneyMove() : ctx.limits.generalLimitRetryAfterMs;
     if (retryAfterMs !== null) throw new RateLimitedError(retryAfterMs);
@@ -144,42 +191,6 @@ export function paymentMutation<Arg, Request, Payload extends object>(name: stri
       settleWindowMs: ctx.idempotencySettleMs,
     });
   };
-
-  // Pothos types a resolver's result by whether the field is a list, a question it cannot answer for a type
-  // parameter: the field is declared with the payload's ref seen as a plain object type (every payload is one).
-  const payloadRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>, object> = spec.payload;
-
-  builder.mutationField(name, (t) =>
-    t.field({
-      ...access<Record<string, unknown>>({
-        scope: spec.access.scope,
-        client: clientRule ? (args) => clientRule(args[spec.arg.name] as Arg) : undefined,
-      }),
-      type: payloadRef,
-      description: spec.description,
-      args: {
-        [spec.arg.name]:
-          spec.arg.name === 'input'
-            ? t.arg({ type: spec.arg.type, required: true })
-            : t.arg.string({ required: true, description: spec.arg.description }),
-      },
-      // A money-moving mutation is refused while its idempotency guard (Redis) is unreachable.
-      errors: { types: [...errors], union: spec.result },
-      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: GatewayContext) => {
-        const arg = args[spec.arg.name] as Arg;
-        const target = spec.target?.(arg);
-        try {
-          const payload = await run(arg, ctx);
-          if (movesMoney) audit(ctx, name, { arg, payload, target, outcome: 'success' });
-          return payload;
-        } catch (err) {
-          const typed = toPaymentError(err, errors, target ?? {});
-          if (movesMoney) audit(ctx, name, { arg, target, outcome: typed.code });
-          throw typed;
-        }
-      },
-    }),
-  );
 }
 
 function withErrors(declared: readonly ErrorClass[], added: readonly ErrorClass[]): ErrorClass[] {

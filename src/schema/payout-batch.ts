@@ -3,7 +3,7 @@
 // approval), follow it, cancel it. The job itself runs below, in
 // src/payout-batches/; this module only maps it to GraphQL.
 import { wrapErrorIfMatches } from '@pothos/plugin-errors';
-import { GraphQLError } from 'graphql';
+import { typedErrorAtTopLevel } from '../errors/top-level.js';
 import {
   InsufficientFundsError,
   InvalidAccountError,
@@ -14,6 +14,7 @@ import {
   type PaymentError,
 } from '../errors/payment-errors.js';
 import {
+  PAYOUT_BATCH_ERRORS,
   PayoutBatchFullError,
   PayoutBatchNotFoundError,
   PayoutBatchShortfallError,
@@ -43,7 +44,7 @@ import { audit } from './audit.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { WalletEnum } from './enums.js';
-import { PaymentErrorInterface } from './error-types.js';
+import { PaymentErrorInterface, typedErrorObjectTypes } from './error-types.js';
 import { canonicalFilter, filteredConnection, listOnce } from './list-filter.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { decodeGlobalId } from './nodes.js';
@@ -114,32 +115,8 @@ const ShortfallRef = builder.objectRef<WalletShortfall>('PayoutBatchShortfall').
   }),
 });
 
-// The typed errors of batches, next to the others (src/schema/error-types.ts shows how each is made).
-function errorType(cls: abstract new (...args: never[]) => PaymentError, description: string) {
-  return { name: cls.name, description, interfaces: [PaymentErrorInterface], isTypeOf: (value: unknown) => value instanceof cls };
-}
-builder.objectType(PayoutBatchNotFoundError, {
-  ...errorType(PayoutBatchNotFoundError, 'No payout batch has this id.'),
-  fields: (t) => ({ batchId: t.exposeString('batchId', { description: 'The id that was looked up.' }) }),
-});
-builder.objectType(PayoutBatchStateError, {
-  ...errorType(PayoutBatchStateError, 'The batch is not in a state that allows this.'),
-  fields: (t) => ({
-    status: t.field({ type: PayoutBatchStatusEnum, resolve: (e) => e.status, description: 'The batch’s status now.' }),
-  }),
-});
-builder.objectType(PayoutBatchFullError, {
-  ...errorType(PayoutBatchFullError, 'The page would take the batch over PAYOUT_BATCH_MAX_ITEMS; nothing of it was added.'),
-  fields: (t) => ({ limit: t.exposeInt('limit', { description: 'The most items a batch may hold.' }) }),
-});
-builder.objectType(PayoutBatchShortfallError, {
-  ...errorType(PayoutBatchShortfallError, 'Some wallets cannot cover the batch; nothing was started.'),
-  fields: (t) => ({
-    shortfalls: t.field({ type: [ShortfallRef], resolve: (e) => e.shortfalls, description: 'What each short wallet lacks.' }),
-  }),
-});
-builder.objectType(SelfApprovalError, errorType(SelfApprovalError, 'The creator or starter of a batch cannot approve it.'));
-builder.objectType(TransferFailedError, errorType(TransferFailedError, 'The operator could not deliver the transfer.'));
+// The typed errors of batches, made from their declarations (src/errors/payout-batch-errors.ts) with this module's types.
+typedErrorObjectTypes(PAYOUT_BATCH_ERRORS, { PayoutBatchStatus: PayoutBatchStatusEnum, '[PayoutBatchShortfall]': [ShortfallRef] });
 
 const ITEM_FAILURES = [InsufficientFundsError, InvalidAccountError, ValidationError, TransferFailedError, UpstreamError] as const;
 
@@ -548,7 +525,7 @@ builder.subscriptionFields((t) => ({
       const batchId = batchIdOf(String(id));
       if (!(await batches(ctx).get(batchId))) {
         const notFound = new PayoutBatchNotFoundError(batchId);
-        throw new GraphQLError(notFound.message, { extensions: { code: 'NOT_FOUND', messageFr: notFound.messageFr, retryable: false } });
+        throw typedErrorAtTopLevel(notFound);
       }
       return batches(ctx).watch(batchId);
     },

@@ -1,6 +1,7 @@
 // DateTime is always written in UTC with a "Z" (whatever offset the service
 // used); Date is a calendar day. JSON carries payloads we pass through as-is.
-import { GraphQLError, Kind } from 'graphql';
+import { Kind } from 'graphql';
+import { scalarValueError } from '../errors/top-level.js';
 import { JSONResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
 
@@ -9,7 +10,7 @@ const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function parseDateTime(value: unknown): Date {
   if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new GraphQLError('DateTime must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T09:30:00Z');
+    throw scalarValueError('DateTime must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T09:30:00Z');
   }
   return new Date(value);
 }
@@ -24,7 +25,7 @@ export function isCalendarDay(value: string): boolean {
 
 function parseDay(value: unknown): string {
   if (typeof value !== 'string' || !isCalendarDay(value)) {
-    throw new GraphQLError('Date must be a calendar day written YYYY-MM-DD, e.g. 2026-01-31');
+    throw scalarValueError('Date must be a calendar day written YYYY-MM-DD, e.g. 2026-01-31');
   }
   return value;
 }

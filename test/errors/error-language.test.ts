@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { GraphQLError, graphql, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { frenchOf, translateGraphQLMessage } from '../../src/errors/graphql-fr.js';
+import { rateLimitedError } from '../../src/limits/rate-limit-plugin.js';
+import { UpstreamBudgetExceededError } from '../../src/limits/upstream-budget.js';
 import { serviceFieldMessage } from '../../src/errors/field-messages.js';
 import { OPERATOR_NAMES, phoneRuleText } from '../../src/errors/operators.js';
 import {
@@ -237,30 +239,32 @@ describe('top-level errors (the catalogue)', () => {
     }
   });
 
-  it('an error raised with a catalogue code but without French gets the catalogue’s French', () => {
-    const raised = (message: string, extensions: Record<string, unknown>) => frenchOf(new GraphQLError(message, { extensions }));
-    expect(raised('Too many requests. Try again in 3 s.', { code: 'RATE_LIMITED', retryAfterMs: 2500 })).toBe(
-      'Trop de requêtes : patientez 3 s avant de réessayer.',
+  it('the errors raised outside the schema (limits, trusted documents) carry the catalogue’s very texts, both languages', () => {
+    const sent = (error: GraphQLError) => ({ en: error.message, fr: error.extensions.messageFr });
+    // 2.5 s to wait is said as 3 s, in both languages, and in Retry-After.
+    const limited = rateLimitedError(2500);
+    expect(sent(limited)).toEqual(topLevelText('RATE_LIMITED', { retryAfterSeconds: 3 }));
+    expect(limited.extensions).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterMs: 2500 });
+    expect(limited.extensions.http).toEqual({ status: 429, headers: { 'Retry-After': '3' } });
+    const budget = new UpstreamBudgetExceededError(40);
+    expect(sent(budget)).toEqual(topLevelText('UPSTREAM_BUDGET_EXCEEDED', { limit: 40 }));
+    expect(budget.extensions).toMatchObject({ code: 'UPSTREAM_BUDGET_EXCEEDED', budget: 40, retryable: false });
+  });
+
+  it('a code a library raises without French gets the French of that code, never a reading of the English', () => {
+    const raised = (message: string, code: string) => frenchOf(new GraphQLError(message, { extensions: { code } }));
+    expect(raised('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND')).toBe(topLevelText('PERSISTED_QUERY_NOT_FOUND', undefined).fr);
+    // graphql-tools' own sentences of OPERATION_RESOLUTION_FAILURE, and one it may write some day.
+    expect(raised('Could not determine what operation to execute.', 'OPERATION_RESOLUTION_FAILURE')).toBe(
+      topLevelText('OPERATION_RESOLUTION_FAILURE', undefined).fr,
     );
-    expect(
-      raised('This operation needs more than 40 calls to the payment service.', { code: 'UPSTREAM_BUDGET_EXCEEDED', budget: 40 }),
-    ).toMatch(/plus de 40 appels/);
-    expect(raised('At most 3 subscriptions may run at once.', { code: 'TOO_MANY_SUBSCRIPTIONS' })).toBe(
-      'Au plus 3 abonnements peuvent être ouverts en même temps.',
+    expect(raised('Must provide operation name if query contains multiple operations.', 'OPERATION_RESOLUTION_FAILURE')).toBe(
+      'Indiquez le nom de l’opération : le document en contient plusieurs.',
     );
-    expect(
-      raised('At most 500 subscriptions may run at once for one token subject, over all its connections.', {
-        code: 'TOO_MANY_SUBSCRIPTIONS',
-      }),
-    ).toBe('Au plus 500 abonnements peuvent être ouverts en même temps pour un même titulaire de jeton, toutes connexions confondues.');
-    expect(raised('The gateway holds its most subscriptions (20000) right now: try again later.', { code: 'TOO_MANY_SUBSCRIPTIONS' })).toBe(
-      'La passerelle a atteint son maximum d’abonnements (20000) : réessayez plus tard.',
+    expect(raised('Some new sentence of a later graphql-tools.', 'OPERATION_RESOLUTION_FAILURE')).toBe(
+      topLevelText('OPERATION_RESOLUTION_FAILURE', undefined).fr,
     );
-    expect(raised('PersistedQueryNotFound', { code: 'PERSISTED_QUERY_NOT_FOUND' })).toMatch(/opération enregistrée est inconnue/);
-    expect(raised('The token has expired', { code: 'UNAUTHENTICATED' })).toMatch(/a expiré/);
-    expect(
-      raised('This token may not use balance: it needs the payments:read scope.', { code: 'FORBIDDEN', requiredScope: 'payments:read' }),
-    ).toBe('Ce jeton ne permet pas d’utiliser balance : il lui faut la permission payments:read.');
+    expect(raised('Some new sentence of a later yoga.', 'BAD_REQUEST')).toBe(topLevelText('BAD_REQUEST', undefined).fr);
   });
 
   it('every code raised anywhere in src/ is a catalogue code (so it has its French)', () => {

@@ -1,18 +1,21 @@
-// Every top-level error a client can meet, provoked for real (HTTP and
-// graphql-ws against gateways in front of the sandbox), has an
-// `extensions.code` and a French text of its own in `extensions.messageFr`:
-// not the English, not the catch-all "La requête n’a pas pu être traitée".
-// The walk covers every code of the catalogue (src/errors/top-level.ts); the
-// few that cannot be provoked from outside in one file are named with the
-// suite that provokes them, and the last test checks nothing is left out.
+// Every top-level error a client can meet, provoked for real over HTTP and over
+// WebSocket (a real graphql-ws client) against gateways in front of the sandbox,
+// arrives with its `extensions.code` and exactly the catalogue's English and French
+// (src/errors/top-level.ts; for the sentences graphql-js and yoga write, the French
+// src/errors/graphql-fr.ts gives them): never the catch-all "La requête n’a pas pu
+// être traitée". The walk covers every code of the catalogue on both transports;
+// the few that cannot be provoked here, or not over WebSocket, are named with the
+// reason or the suite that provokes them, and the last test checks nothing is left out.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOP_LEVEL_ERRORS, topLevelText, type TopLevelCode } from '../../src/errors/top-level.js';
+import { GraphQLError } from 'graphql';
+import { frenchOf } from '../../src/errors/graphql-fr.js';
+import { TOP_LEVEL_ERRORS, topLevelText, type Text, type TopLevelCode } from '../../src/errors/top-level.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { closedPort } from '../helpers/http.js';
 import { disposeAllClients, wsClient } from '../live/helpers.js';
-import { bearer, postQuery, type GraphQLErrorShape } from '../schema/auth-support.js';
+import { bearer, openSse, postQuery, type GraphQLErrorShape } from '../schema/auth-support.js';
 
 /** Codes only other suites can provoke (a crash, a shutdown, a trimmed log, an outage mid-stream), and where. */
 const PROVOKED_ELSEWHERE: Partial<Record<TopLevelCode, string>> = {
@@ -23,11 +26,36 @@ const PROVOKED_ELSEWHERE: Partial<Record<TopLevelCode, string>> = {
   PERSISTED_QUERY_ONLY: 'never raised today: the trusted-documents plugin answers TRUSTED_DOCUMENT_REQUIRED',
 };
 
+/** Codes only HTTP can carry (over WebSocket the same failure is a close code, or cannot be sent), and why. */
+const HTTP_ONLY: Partial<Record<TopLevelCode, string>> = {
+  UNAUTHENTICATED: 'over WebSocket a refused token closes the socket at connection_init (test/http/websocket*.test.ts)',
+  DUPLICATE_AUTHORIZATION: 'over WebSocket: close 4400 (test/http/ws-auth tests)',
+  PAYLOAD_TOO_LARGE: 'over WebSocket a frame over maxPayload closes the socket (1009)',
+  UNSUPPORTED_MEDIA_TYPE: 'a Content-Type of an HTTP POST',
+  BAD_REQUEST: 'a body that is not JSON: graphql-ws frames are parsed by the protocol itself',
+  PERSISTED_QUERY_ID_REQUIRED: 'an HTTP body without a document (graphql-ws requires `query`)',
+  PERSISTED_QUERY_NOT_FOUND: 'automatic persisted queries over HTTP (allow mode)',
+  PERSISTED_QUERY_NOT_IN_LIST: 'a hash-only HTTP body (graphql-ws requires `query`)',
+};
+
 const GENERIC_FR = /^La requête n’a pas pu être traitée/;
 const seen = new Map<string, string[]>();
+const seenOverWs = new Set<string>();
 
-/** The one error of an answer: a code, and a French of its own. */
-function complete(errors: readonly GraphQLErrorShape[] | undefined, raw: string, code: string): { en: string; fr: string } {
+/** What the catalogue says for an error a library wrote (its English is the library's): the French of that sentence. */
+const librarySentence = (code: string, en: string): Text => ({ en, fr: frenchOf(new GraphQLError(en, { extensions: { code } })) });
+
+/**
+ * The one error of an answer: its code, and the catalogue's very English and French (`expected`: the text of the
+ * params it was raised with; without it, a library's sentence and the French the catalogue gives that sentence).
+ */
+function complete(
+  errors: readonly GraphQLErrorShape[] | undefined,
+  raw: string,
+  code: string,
+  expected?: Text,
+  via: 'http' | 'ws' = 'http',
+): { en: string; fr: string } {
   expect(errors, raw).toHaveLength(1);
   const error = errors![0]!;
   expect(error.extensions?.code, raw).toBe(code);
@@ -35,8 +63,54 @@ function complete(errors: readonly GraphQLErrorShape[] | undefined, raw: string,
   expect(typeof fr, raw).toBe('string');
   expect(fr, raw).not.toBe(error.message);
   expect(fr, raw).not.toMatch(GENERIC_FR);
-  seen.set(code, [...(seen.get(code) ?? []), fr as string]);
+  expect({ en: error.message, fr }, raw).toEqual(expected ?? librarySentence(code, error.message));
+  if (via === 'ws') seenOverWs.add(code);
+  else seen.set(code, [...(seen.get(code) ?? []), fr as string]);
   return { en: error.message, fr: fr as string };
+}
+
+/** The same operation over graphql-ws: the errors of its first result (or of its refusal). */
+async function overWs(on: TestStack, query: string, variables: Record<string, unknown> = {}, token = on.staffToken) {
+  const ws = wsClient(on.gateway.graphqlUrl, { connectionParams: { authorization: `Bearer ${token}` } });
+  const errors = await new Promise<GraphQLErrorShape[]>((resolve) => {
+    ws.client.subscribe(
+      { query, variables },
+      {
+        next: (r) => resolve((r.errors ?? []) as GraphQLErrorShape[]),
+        error: (e) => resolve(Array.isArray(e) ? (e as GraphQLErrorShape[]) : []),
+        complete: () => resolve([]),
+      },
+    );
+  });
+  return { errors, raw: JSON.stringify(errors) };
+}
+
+/** A subscription over SSE (HTTP): the errors of its first result. */
+async function sseFirst(on: TestStack, query: string, token = on.staffToken) {
+  const stream = await openSse(on.gateway.graphqlUrl, query, {}, bearer(token));
+  try {
+    const first = await stream.next(10_000);
+    const errors = (first?.errors ?? []) as GraphQLErrorShape[];
+    return { errors, raw: JSON.stringify(first) };
+  } finally {
+    stream.close();
+  }
+}
+
+/** The error over HTTP, then over WebSocket, each the catalogue's (see complete). */
+async function bothWays(
+  on: TestStack,
+  code: string,
+  query: string,
+  expected?: Text,
+  variables: Record<string, unknown> = {},
+  token = on.staffToken,
+) {
+  const http = await postQuery(on.gateway.graphqlUrl, query, variables, bearer(token));
+  const viaHttp = complete(http.body.errors, http.raw, code, expected);
+  const ws = await overWs(on, query, variables, token);
+  expect(complete(ws.errors, ws.raw, code, expected, 'ws'), 'the same text over both transports').toEqual(viaHttp);
+  return viaHttp;
 }
 
 let stack: TestStack;
@@ -94,10 +168,15 @@ async function wsErrors(on: TestStack, query: string, variables: Record<string, 
 
 describe('who is calling', () => {
   it('UNAUTHENTICATED: no token, a malformed one, one signed with another key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, bearer(`${stack.staffToken.slice(0, -4)}AAAA`)]) {
+    const cases = [
+      [{}, 'missing'],
+      [{ authorization: 'Bearer nope' }, 'malformed'],
+      [bearer(`${stack.staffToken.slice(0, -4)}AAAA`), 'invalid'],
+    ] as const;
+    for (const [headers, problem] of cases) {
       const res = await postQuery(stack.gateway.graphqlUrl, '{ balance { currency } }', {}, headers);
       expect(res.status).toBe(401);
-      complete(res.body.errors, res.raw, 'UNAUTHENTICATED');
+      complete(res.body.errors, res.raw, 'UNAUTHENTICATED', topLevelText('UNAUTHENTICATED', problem));
     }
   });
 
@@ -107,13 +186,13 @@ describe('who is calling', () => {
       authorization: `Bearer ${stack.staffToken}, Bearer ${stack.staffToken}`,
     });
     expect(res.status).toBe(400);
-    complete(res.body.errors, res.raw, 'DUPLICATE_AUTHORIZATION');
+    complete(res.body.errors, res.raw, 'DUPLICATE_AUTHORIZATION', topLevelText('DUPLICATE_AUTHORIZATION', undefined));
   });
 
   it('FORBIDDEN for a staff token names the scope it lacks', async () => {
     const token = await stack.mintToken(['events:read']);
-    const res = await postQuery(stack.gateway.graphqlUrl, '{ balance { currency } }', {}, bearer(token));
-    expect(complete(res.body.errors, res.raw, 'FORBIDDEN').fr).toBe(
+    const expected = topLevelText('FORBIDDEN', { field: 'balance', scope: 'payments:read' });
+    expect((await bothWays(stack, 'FORBIDDEN', '{ balance { currency } }', expected, {}, token)).fr).toBe(
       'Ce jeton ne permet pas d’utiliser balance : il lui faut la permission payments:read.',
     );
   });
@@ -121,7 +200,12 @@ describe('who is calling', () => {
   it('FORBIDDEN for a customer’s payment token says what such a token may do, never a staff scope', async () => {
     const { token } = await clientToken();
     const list = await postQuery(stack.gateway.graphqlUrl, '{ charges(first: 1) { totalCount } }', {}, bearer(token));
-    const refused = complete(list.body.errors, list.raw, 'FORBIDDEN');
+    const refused = complete(
+      list.body.errors,
+      list.raw,
+      'FORBIDDEN',
+      topLevelText('FORBIDDEN', { field: 'charges', scope: null, customer: 'not_allowed' }),
+    );
     expect(refused.en).toBe(
       "A customer's payment token cannot use charges: it may only read its own payment, submit its OTP and follow its updates.",
     );
@@ -131,50 +215,67 @@ describe('who is calling', () => {
     expect(list.raw).not.toMatch(/payments:read|scope/);
 
     const other = await postQuery(stack.gateway.graphqlUrl, '{ charge(reference: "ch_someone_else") { status } }', {}, bearer(token));
-    expect(complete(other.body.errors, other.raw, 'FORBIDDEN').fr).toBe(
-      'Le jeton de paiement d’un client ne permet d’utiliser charge que pour son propre paiement.',
-    );
+    expect(
+      complete(
+        other.body.errors,
+        other.raw,
+        'FORBIDDEN',
+        topLevelText('FORBIDDEN', { field: 'charge', scope: null, customer: 'other_payment' }),
+      ).fr,
+    ).toBe('Le jeton de paiement d’un client ne permet d’utiliser charge que pour son propre paiement.');
     expect(other.raw).not.toMatch(/payments:read|scope/);
   });
 });
 
-describe('what was sent', () => {
+describe('what was sent: the document and its arguments', () => {
   it('GRAPHQL_PARSE_FAILED and GRAPHQL_VALIDATION_FAILED', async () => {
-    const broken = await asStaff('{ balance { ');
-    expect(complete(broken.body.errors, broken.raw, 'GRAPHQL_PARSE_FAILED').fr).toBe('Erreur de syntaxe dans le document GraphQL.');
-    const unknown = await asStaff('{ balanse { currency } }');
-    expect(complete(unknown.body.errors, unknown.raw, 'GRAPHQL_VALIDATION_FAILED').fr).toMatch(/^Le champ « balanse » n’existe pas/);
+    expect((await bothWays(stack, 'GRAPHQL_PARSE_FAILED', '{ balance { ')).fr).toBe('Erreur de syntaxe dans le document GraphQL.');
+    expect((await bothWays(stack, 'GRAPHQL_VALIDATION_FAILED', '{ balanse { currency } }')).fr).toMatch(
+      /^Le champ « balanse » n’existe pas/,
+    );
+  });
+
+  it('OPERATION_RESOLUTION_FAILURE: two operations and no operationName', async () => {
+    const two = 'query A { balance { currency } } query B { balance { currency } }';
+    const http = await asStaff(two);
+    expect(complete(http.body.errors, http.raw, 'OPERATION_RESOLUTION_FAILURE').fr).toBe(
+      topLevelText('OPERATION_RESOLUTION_FAILURE', undefined).fr,
+    );
+    const ws = await overWs(stack, two);
+    complete(ws.errors, ws.raw, 'OPERATION_RESOLUTION_FAILURE', topLevelText('OPERATION_RESOLUTION_FAILURE', undefined), 'ws');
   });
 
   it('BAD_USER_INPUT for a variable of the wrong type, and a missing one', async () => {
-    const wrong = await asStaff('query ($n: Int) { charges(first: $n) { totalCount } }', { n: 'ten' });
-    expect(complete(wrong.body.errors, wrong.raw, 'BAD_USER_INPUT').fr).toBe(
-      'La variable « $n » a reçu une valeur invalide : Int ne peut pas représenter la valeur non entière "ten".',
-    );
-    const missing = await asStaff('query ($r: String!) { charge(reference: $r) { status } }');
-    expect(complete(missing.body.errors, missing.raw, 'BAD_USER_INPUT').fr).toBe(
-      'La variable obligatoire « $r » (type « String! ») n’a pas été fournie.',
-    );
+    const wrong = await bothWays(stack, 'BAD_USER_INPUT', 'query ($n: Int) { charges(first: $n) { totalCount } }', undefined, { n: 'ten' });
+    expect(wrong.fr).toBe('La variable « $n » a reçu une valeur invalide : Int ne peut pas représenter la valeur non entière "ten".');
+    const missing = await bothWays(stack, 'BAD_USER_INPUT', 'query ($r: String!) { charge(reference: $r) { status } }');
+    expect(missing.fr).toBe('La variable obligatoire « $r » (type « String! ») n’a pas été fournie.');
   });
 
   it('BAD_USER_INPUT for arguments the types allow but the API does not', async () => {
-    for (const query of [
-      '{ transfers(first: 500) { totalCount } }',
-      '{ charges(first: 1, last: 1) { totalCount } }',
-      '{ events(first: 1, filter: { kinds: ["charge.sucess"] }) { totalCount } }',
-      '{ events(first: 1, filter: { since: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" }) { totalCount } }',
-      '{ checkouts(first: 1, filter: { amountMin: 10, amountMax: 5 }) { totalCount } }',
-    ]) {
-      const res = await asStaff(query);
-      complete(res.body.errors, res.raw, 'BAD_USER_INPUT');
-    }
+    const cases = [
+      ['{ transfers(first: 500) { totalCount } }', { kind: 'page_size', arg: 'first', max: 100 }],
+      ['{ charges(first: 1, last: 1) { totalCount } }', { kind: 'first_and_last' }],
+      [
+        '{ events(first: 1, filter: { since: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" }) { totalCount } }',
+        { kind: 'event_dates' },
+      ],
+      ['{ checkouts(first: 1, filter: { amountMin: 10, amountMax: 5 }) { totalCount } }', { kind: 'filter_amounts' }],
+      [`{ nodes(ids: [${Array.from({ length: 101 }, () => '"x"').join(',')}]) { id } }`, { kind: 'too_many_ids', max: 100 }],
+    ] as const;
+    for (const [query, params] of cases) await bothWays(stack, 'BAD_USER_INPUT', query, topLevelText('BAD_USER_INPUT', params));
+    const kinds = await asStaff('{ events(first: 1, filter: { kinds: ["charge.sucess"] }) { totalCount } }');
+    complete(kinds.body.errors, kinds.raw, 'BAD_USER_INPUT', {
+      en: kinds.body.errors![0]!.message,
+      fr: expect.stringMatching(/^Type d’événement inconnu "charge.sucess" : les types sont /) as unknown as string,
+    });
   });
 
   it('INVALID_CURSOR: a cursor the API did not issue, and one of another filter', async () => {
-    const malformed = await asStaff('{ charges(first: 1, after: "not-a-cursor") { totalCount } }');
-    expect(complete(malformed.body.errors, malformed.raw, 'INVALID_CURSOR').fr).toBe('`after` n’est pas un curseur émis par cette API.');
-    const events = await asStaff('{ events(first: 1, after: "bm9wZQ") { totalCount } }');
-    complete(events.body.errors, events.raw, 'INVALID_CURSOR');
+    const malformedText = topLevelText('INVALID_CURSOR', { arg: 'after', reason: 'malformed' });
+    const malformed = await bothWays(stack, 'INVALID_CURSOR', '{ charges(first: 1, after: "not-a-cursor") { totalCount } }', malformedText);
+    expect(malformed.fr).toBe('`after` n’est pas un curseur émis par cette API.');
+    await bothWays(stack, 'INVALID_CURSOR', '{ events(first: 1, after: "bm9wZQ") { totalCount } }', malformedText);
     await asStaff(`mutation ($input: CreateTransferInput!) { createTransfer(input: $input) { __typename } }`, {
       input: { amount: 500, recipientPhone: '70000000', idempotencyKey: randomUUID() },
     });
@@ -183,21 +284,40 @@ describe('what was sent', () => {
     const other = await asStaff('query ($c: String) { transfers(first: 1, after: $c, filter: { status: SUCCESS }) { totalCount } }', {
       c: cursor,
     });
-    expect(complete(other.body.errors, other.raw, 'INVALID_CURSOR').fr).toMatch(/a été émis pour une autre liste ou un autre filtre/);
+    expect(
+      complete(other.body.errors, other.raw, 'INVALID_CURSOR', topLevelText('INVALID_CURSOR', { arg: 'after', reason: 'other_list' })).fr,
+    ).toMatch(/a été émis pour une autre liste ou un autre filtre/);
   });
 
   it('BAD_USER_INPUT for a paymentEvents `after` that is no event id, NOT_FOUND for an unknown resource (graphql-ws)', async () => {
     const after = await wsErrors(stack, 'subscription { paymentEvents(after: "nope") { id } }');
-    complete(after, JSON.stringify(after), 'BAD_USER_INPUT');
+    complete(after, JSON.stringify(after), 'BAD_USER_INPUT', topLevelText('BAD_USER_INPUT', { kind: 'event_id', arg: 'after' }), 'ws');
     const unknown = await wsErrors(stack, 'subscription { chargeUpdated(reference: "ch_does_not_exist") { status } }');
-    expect(complete(unknown, JSON.stringify(unknown), 'NOT_FOUND').fr).toBe('Aucun encaissement ne correspond à cette référence.');
+    const notFound = topLevelText('NOT_FOUND', { resource: 'charge' });
+    expect(complete(unknown, JSON.stringify(unknown), 'NOT_FOUND', notFound, 'ws').fr).toBe(
+      'Aucun encaissement ne correspond à cette référence.',
+    );
+    // The same refusals over SSE (HTTP).
+    for (const [query, code, text] of [
+      [
+        'subscription { paymentEvents(after: "nope") { id } }',
+        'BAD_USER_INPUT',
+        topLevelText('BAD_USER_INPUT', { kind: 'event_id', arg: 'after' }),
+      ],
+      ['subscription { chargeUpdated(reference: "ch_does_not_exist") { status } }', 'NOT_FOUND', notFound],
+    ] as const) {
+      const res = await sseFirst(stack, query);
+      complete(res.errors, res.raw, code, text);
+    }
   });
+});
 
+describe('what was sent: the request itself', () => {
   it('TOO_MANY_MONEY_MUTATIONS', async () => {
     const two = (n: number) =>
       `t${n}: createTransfer(input: { amount: 500, recipientPhone: "70000000", idempotencyKey: "${randomUUID()}" }) { __typename }`;
-    const res = await asStaff(`mutation { ${two(1)} ${two(2)} }`);
-    complete(res.body.errors, res.raw, 'TOO_MANY_MONEY_MUTATIONS');
+    const expected = topLevelText('TOO_MANY_MONEY_MUTATIONS', { fields: ['createTransfer', 'createTransfer'] });
+    await bothWays(stack, 'TOO_MANY_MONEY_MUTATIONS', `mutation { ${two(1)} ${two(2)} }`, expected);
   });
 
   it('PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, BAD_REQUEST, PERSISTED_QUERY_ID_REQUIRED, PERSISTED_QUERY_NOT_FOUND', async () => {
@@ -207,38 +327,47 @@ describe('what was sent', () => {
     const big = await rawPost(url, JSON.stringify({ query: `{ balance { currency } } #${'x'.repeat(70_000)}` }), json);
     expect(big.status).toBe(413);
     // Written outside GraphQL (src/limits/), with the catalogue's very texts.
-    expect(complete(big.body.errors, big.raw, 'PAYLOAD_TOO_LARGE')).toEqual(topLevelText('PAYLOAD_TOO_LARGE', { maxBytes: 65_536 }));
+    complete(big.body.errors, big.raw, 'PAYLOAD_TOO_LARGE', topLevelText('PAYLOAD_TOO_LARGE', { maxBytes: 65_536 }));
     const form = await rawPost(url, 'query={balance{currency}}', { 'content-type': 'text/plain', ...auth });
-    expect(complete(form.body.errors, form.raw, 'UNSUPPORTED_MEDIA_TYPE')).toEqual(topLevelText('UNSUPPORTED_MEDIA_TYPE', undefined));
+    complete(form.body.errors, form.raw, 'UNSUPPORTED_MEDIA_TYPE', topLevelText('UNSUPPORTED_MEDIA_TYPE', undefined));
     const notJson = await rawPost(url, '{"query": ', json);
     complete(notJson.body.errors, notJson.raw, 'BAD_REQUEST');
     const nothing = await rawPost(url, JSON.stringify({ variables: {} }), json);
-    complete(nothing.body.errors, nothing.raw, 'PERSISTED_QUERY_ID_REQUIRED');
+    complete(nothing.body.errors, nothing.raw, 'PERSISTED_QUERY_ID_REQUIRED', topLevelText('PERSISTED_QUERY_ID_REQUIRED', undefined));
     const unknownHash = await rawPost(
       url,
       JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } }),
       json,
     );
-    complete(unknownHash.body.errors, unknownHash.raw, 'PERSISTED_QUERY_NOT_FOUND');
+    complete(unknownHash.body.errors, unknownHash.raw, 'PERSISTED_QUERY_NOT_FOUND', topLevelText('PERSISTED_QUERY_NOT_FOUND', undefined));
   });
 
   it('TRUSTED_DOCUMENT_REQUIRED and PERSISTED_QUERY_NOT_IN_LIST under enforce', async () => {
-    const text = await asStaff('{ balance { currency } }', {}, enforcing);
-    complete(text.body.errors, text.raw, 'TRUSTED_DOCUMENT_REQUIRED');
+    await bothWays(
+      enforcing,
+      'TRUSTED_DOCUMENT_REQUIRED',
+      '{ balance { currency } }',
+      topLevelText('TRUSTED_DOCUMENT_REQUIRED', undefined),
+    );
     const json = { 'content-type': 'application/json', ...bearer(enforcing.staffToken) };
     const unknownHash = await rawPost(
       enforcing.gateway.graphqlUrl,
       JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'cd'.repeat(32) } } }),
       json,
     );
-    complete(unknownHash.body.errors, unknownHash.raw, 'PERSISTED_QUERY_NOT_IN_LIST');
+    complete(
+      unknownHash.body.errors,
+      unknownHash.raw,
+      'PERSISTED_QUERY_NOT_IN_LIST',
+      topLevelText('PERSISTED_QUERY_NOT_IN_LIST', undefined),
+    );
   });
 });
 
 describe('what it costs', () => {
   it('UPSTREAM_BUDGET_EXCEEDED, TOO_MANY_SUBSCRIPTIONS, then RATE_LIMITED (a tightly limited gateway)', async () => {
-    const budget = await asStaff('{ a: charge(reference: "ch_a") { status } b: charge(reference: "ch_b") { status } }', {}, tight);
-    complete(budget.body.errors, budget.raw, 'UPSTREAM_BUDGET_EXCEEDED');
+    const twoCalls = '{ a: charge(reference: "ch_a") { status } b: charge(reference: "ch_b") { status } }';
+    await bothWays(tight, 'UPSTREAM_BUDGET_EXCEEDED', twoCalls, topLevelText('UPSTREAM_BUDGET_EXCEEDED', { limit: 1 }));
 
     const ws = wsClient(tight.gateway.graphqlUrl, { connectionParams: { authorization: `Bearer ${tight.staffToken}` } });
     ws.client.subscribe({ query: 'subscription { paymentEvents { id } }' }, { next: () => {}, error: () => {}, complete: () => {} });
@@ -252,7 +381,23 @@ describe('what it costs', () => {
         },
       ),
     );
-    complete(second, JSON.stringify(second), 'TOO_MANY_SUBSCRIPTIONS');
+    complete(
+      second,
+      JSON.stringify(second),
+      'TOO_MANY_SUBSCRIPTIONS',
+      topLevelText('TOO_MANY_SUBSCRIPTIONS', { max: 1, over: 'connection' }),
+      'ws',
+    );
+    // Over HTTP (SSE), the caller's own streams count against the same limit.
+    // Another subject, so that these two requests leave the general rate limit of the first one as it is.
+    const sseToken = await tight.mintToken(['events:read'], 'sse-walker');
+    const sse = await openSse(tight.gateway.graphqlUrl, 'subscription { paymentEvents { id } }', {}, bearer(sseToken));
+    try {
+      const refused = await sseFirst(tight, 'subscription { paymentEvents { id } }', sseToken);
+      complete(refused.errors, refused.raw, 'TOO_MANY_SUBSCRIPTIONS', topLevelText('TOO_MANY_SUBSCRIPTIONS', { max: 1, over: 'caller' }));
+    } finally {
+      sse.close();
+    }
 
     let limited: Awaited<ReturnType<typeof asStaff>> | null = null;
     for (let i = 0; i < 10 && !limited; i++) {
@@ -260,7 +405,11 @@ describe('what it costs', () => {
       if (res.body.errors) limited = res;
     }
     expect(limited!.status).toBe(429);
-    complete(limited!.body.errors, limited!.raw, 'RATE_LIMITED');
+    const retryAfter = Number(limited!.headers['retry-after']);
+    complete(limited!.body.errors, limited!.raw, 'RATE_LIMITED', topLevelText('RATE_LIMITED', { retryAfterSeconds: retryAfter }));
+    const overSocket = await overWs(tight, '{ balance { currency } }');
+    const seconds = Math.max(1, Math.ceil((overSocket.errors[0]?.extensions?.retryAfterMs as number) / 1000));
+    complete(overSocket.errors, overSocket.raw, 'RATE_LIMITED', topLevelText('RATE_LIMITED', { retryAfterSeconds: seconds }), 'ws');
   });
 });
 
@@ -271,10 +420,8 @@ describe('the payment service', () => {
       closedPort().then((port) => startStack({ sharedSandbox: stack.sandbox, env: { PAYMENT_BASE_URL: `http://127.0.0.1:${port}/` } })),
     ]);
     try {
-      const refused = await asStaff('{ balance { currency } }', {}, bogus);
-      complete(refused.body.errors, refused.raw, 'UPSTREAM_UNAUTHENTICATED');
-      const unreachable = await asStaff('{ balance { currency } }', {}, down);
-      complete(unreachable.body.errors, unreachable.raw, 'UPSTREAM_UNAVAILABLE');
+      await bothWays(bogus, 'UPSTREAM_UNAUTHENTICATED', '{ balance { currency } }', topLevelText('UPSTREAM_UNAUTHENTICATED', undefined));
+      await bothWays(down, 'UPSTREAM_UNAVAILABLE', '{ balance { currency } }', topLevelText('UPSTREAM_UNAVAILABLE', undefined));
     } finally {
       await Promise.all([bogus.close(), down.close()]);
     }
@@ -285,6 +432,11 @@ describe('the walk', () => {
   it('met every code of the catalogue, or names the suite that does', () => {
     const walked = new Set([...seen.keys(), ...Object.keys(PROVOKED_ELSEWHERE)]);
     expect(Object.keys(TOP_LEVEL_ERRORS).filter((code) => !walked.has(code))).toEqual([]);
+    const walkedOverWs = new Set([...seenOverWs, ...Object.keys(PROVOKED_ELSEWHERE), ...Object.keys(HTTP_ONLY)]);
+    expect(
+      Object.keys(TOP_LEVEL_ERRORS).filter((code) => !walkedOverWs.has(code)),
+      'codes never met over WebSocket',
+    ).toEqual([]);
     // Each code met here had a French of its own each time.
     for (const [code, texts] of seen) for (const fr of texts) expect(fr, code).not.toMatch(GENERIC_FR);
   });

@@ -21,7 +21,7 @@ const fieldError = (original: Error | undefined, extensions?: Record<string, unk
 describe('toClientError', () => {
   it('masks a field error whose origin is a GraphQLError without a code, logging the detail under the request id', () => {
     const { log, errors } = capture();
-    const masked = toClientError(fieldError(new GraphQLError(DETAIL)), 'req-mask-1', log);
+    const masked = toClientError(fieldError(new GraphQLError(DETAIL)), { requestId: 'req-mask-1', log, stage: 'execution' });
     expect(masked.message).toBe('Unexpected error.');
     expect(masked.path).toEqual(['charge', 'status']);
     expect(masked.extensions).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', requestId: 'req-mask-1' });
@@ -33,7 +33,7 @@ describe('toClientError', () => {
   it('masks any other error of a field (a bug: TypeError, RangeError, a plain Error)', () => {
     for (const original of [new TypeError(DETAIL), new RangeError(DETAIL), new Error(DETAIL)]) {
       const { log, errors } = capture();
-      const masked = toClientError(fieldError(original), 'req-mask-2', log);
+      const masked = toClientError(fieldError(original), { requestId: 'req-mask-2', log, stage: 'execution' });
       expect(masked.message, original.name).toBe('Unexpected error.');
       expect(masked.extensions).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', requestId: 'req-mask-2' });
       expect(errors()).toHaveLength(1);
@@ -43,10 +43,12 @@ describe('toClientError', () => {
   it('keeps the message of a field error raised on purpose (with a code), and of a request error (no path)', () => {
     const { log, errors } = capture();
     const coded = new GraphQLError('You may not read this charge.', { extensions: { code: 'FORBIDDEN' } });
-    const kept = toClientError(fieldError(coded), 'req-mask-3', log);
+    const kept = toClientError(fieldError(coded), { requestId: 'req-mask-3', log, stage: 'execution' });
     expect(kept.message).toBe('You may not read this charge.');
     const request = new GraphQLError('Cannot query field "nope" on type "Query".');
-    expect(toClientError(request, 'req-mask-3', log).message).toBe('Cannot query field "nope" on type "Query".');
+    expect(toClientError(request, { requestId: 'req-mask-3', log, stage: 'execution' }).message).toBe(
+      'Cannot query field "nope" on type "Query".',
+    );
     expect(errors()).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
-// maskUnexpected, yoga's maskError: what escapes execution (a plugin, the request parser, a stream) is
-// masked unless it is a GraphQL error of its own. Whatever the kind of error behind a GraphQLError, the
+// maskUnexpected, yoga's maskError: what escapes execution (a plugin, the request parser, a stream) goes out
+// through the same entry point as every error (toClientError), masked unless it is a GraphQL error of its own. Whatever the kind of error behind a GraphQLError, the
 // client gets "Unexpected error." with a request id and the log has the detail once.
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { toClientError } from '../../src/execution/error-masking.js';
-import { maskUnexpected, withRequestId } from '../../src/execution/traceable-errors.js';
+import { maskUnexpected, toClientError } from '../../src/execution/error-masking.js';
+import { withRequestId } from '../../src/execution/traceable-errors.js';
 
 const DETAIL = 'connect ECONNREFUSED 10.0.0.7:6379 (internal detail)';
 
@@ -35,7 +35,15 @@ describe('maskUnexpected', () => {
   it('keeps a GraphQL error of its own (nothing behind it, or another GraphQL error)', () => {
     const { log, errors } = capture();
     const own = new GraphQLError('Must provide query string.', { extensions: { http: { status: 400 } } });
-    expect(maskUnexpected(log)(own)).toBe(own);
+    // Kept, with the code and French every error leaves with (the one entry point, src/execution/error-masking.ts).
+    expect((maskUnexpected(log)(own) as GraphQLError).toJSON()).toEqual({
+      message: 'Must provide query string.',
+      extensions: {
+        code: 'BAD_REQUEST',
+        messageFr: 'La requête doit contenir un document GraphQL (champ « query »).',
+        http: { status: 400 },
+      },
+    });
     const wrapped = new GraphQLError('Variable "$n" got invalid value.', { originalError: new GraphQLError('Int expected.') });
     expect((maskUnexpected(log)(wrapped) as GraphQLError).message).toBe('Variable "$n" got invalid value.');
     expect(errors()).toEqual([]);
@@ -45,11 +53,11 @@ describe('maskUnexpected', () => {
 describe('one shape for every unexpected error', () => {
   it("a field's error (error-masking) and one outside execution (maskError) differ only in where they stand", () => {
     const { log } = capture();
-    const inField = toClientError(
-      new GraphQLError(DETAIL, { path: ['charge', 'amount'], originalError: new RangeError(DETAIL) }),
-      'req-shape',
+    const inField = toClientError(new GraphQLError(DETAIL, { path: ['charge', 'amount'], originalError: new RangeError(DETAIL) }), {
+      requestId: 'req-shape',
       log,
-    );
+      stage: 'execution',
+    });
     const outside = withRequestId('req-shape', () => maskUnexpected(log)(new Error(DETAIL))) as GraphQLError;
     const { path, ...fieldShape } = inField.toJSON();
     expect(path).toEqual(['charge', 'amount']);
@@ -60,7 +68,12 @@ describe('one shape for every unexpected error', () => {
     expect(fieldShape).toEqual({ message: outside.message, extensions: outsideExtensions });
     expect(fieldShape).toEqual({
       message: 'Unexpected error.',
-      extensions: { code: 'INTERNAL_SERVER_ERROR', messageFr: expect.stringContaining('requestId'), requestId: 'req-shape' },
+      extensions: {
+        code: 'INTERNAL_SERVER_ERROR',
+        messageFr: expect.stringContaining('requestId'),
+        retryable: false,
+        requestId: 'req-shape',
+      },
     });
   });
 

@@ -1,10 +1,11 @@
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.js';
-import { MONEY_MOVING_MUTATIONS } from '../../src/schema/audit.js';
+import { moneyMovingMutations } from '../../src/schema/audit.js';
 import { oneMoneyMutationRule } from '../../src/limits/money-mutations.js';
 import { OPERATION_NAMES, movesMoney } from '../../src/upstream/operations.js';
 
+const MONEY_MOVING_MUTATIONS = moneyMovingMutations(schema);
 const rule = oneMoneyMutationRule(MONEY_MOVING_MUTATIONS);
 const refused = (doc: string) => validate(schema, parse(doc), [rule]).map((e) => e.extensions.code);
 const T = 'createTransfer(input: { amount: 500, recipientPhone: "70000000", idempotencyKey: "k" }) { __typename }';

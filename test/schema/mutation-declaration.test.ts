@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { paymentMutation } from '../../src/schema/mutation.js';
 import { schema } from '../../src/schema/index.js';
-import { MONEY_MOVING_MUTATIONS } from '../../src/schema/audit.js';
+import { factsOf, moneyMovingMutations } from '../../src/schema/audit.js';
 
 /** Only what the check reads: the rest of a recipe is never reached. */
 const recipe = (upstream: string, idempotency: object) => ({ upstream, idempotency }) as never;
@@ -25,7 +25,13 @@ describe('a mutation and its operation declaration', () => {
 
   it('takes whether a mutation moves money from its operation', () => {
     expect(schema.getMutationType()?.getFields().createSettlement).toBeDefined();
-    expect(MONEY_MOVING_MUTATIONS.has('createSettlement')).toBe(true);
-    expect(MONEY_MOVING_MUTATIONS.has('createPayoutBatch')).toBe(false);
+    // Read from the schema: the fields carry the facts (no list kept beside it).
+    const moneyMoving = moneyMovingMutations(schema);
+    expect(moneyMoving.has('createSettlement')).toBe(true);
+    expect(moneyMoving.has('createPayoutBatch')).toBe(false);
+    const fields = schema.getMutationType()!.getFields();
+    expect(factsOf(fields.createSettlement)).toEqual({ movesMoney: true, audited: true });
+    expect(fields.createSettlement!.extensions).toMatchObject({ requiredScope: 'settlements:write', movesMoney: true, audited: true });
+    expect(factsOf(fields.createPayoutBatch)).toEqual({ movesMoney: false, audited: false });
   });
 });

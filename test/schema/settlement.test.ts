@@ -41,7 +41,7 @@ const CancelSettlement = graphql(`
     cancelSettlement(reference: $reference) {
       __typename
       ... on SettlementPayload { settlement { reference status amount createdAt updatedAt } }
-      ... on SettlementNotCancellableError { status }
+      ... on SettlementNotCancellableError { settlementStatus }
       ... on NotFoundError { reference }
       ... on PaymentError { code message messageFr retryable }
     }
@@ -229,7 +229,7 @@ describe('cancelSettlement', () => {
     expect(after.collection).toEqual({ available: before.collection.available + 4_000, pending: before.collection.pending - 4_000 });
 
     const again = as(await cancel(created.reference), 'SettlementNotCancellableError');
-    expect(again).toMatchObject({ code: 'SETTLEMENT_NOT_CANCELLABLE', status: 'CANCELLED', retryable: false });
+    expect(again).toMatchObject({ code: 'SETTLEMENT_NOT_CANCELLABLE', settlementStatus: 'CANCELLED', retryable: false });
     expect(again.messageFr).not.toBe(again.message);
   });
 
@@ -238,9 +238,9 @@ describe('cancelSettlement', () => {
     await clock.advance(stack.sandbox.delays.settlementInTransitMs);
     expect((await stack.gql(SettlementByRef, { reference: created.reference })).data!.settlement!.status).toBe('IN_TRANSIT');
     const result = as(await cancel(created.reference), 'SettlementNotCancellableError');
-    expect(result.status).toBe('IN_TRANSIT');
+    expect(result.settlementStatus).toBe('IN_TRANSIT');
     await clock.advance(stack.sandbox.delays.settlementSuccessMs);
-    expect(as(await cancel(created.reference), 'SettlementNotCancellableError').status).toBe('SUCCESS');
+    expect(as(await cancel(created.reference), 'SettlementNotCancellableError').settlementStatus).toBe('SUCCESS');
   });
 
   it('returns NotFoundError for an unknown reference', async () => {

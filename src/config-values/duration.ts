@@ -1,4 +1,4 @@
-// Durations in configuration and on the command line: plain seconds (`3600`)
+// Durations in configuration and on the command line (config.ts, scripts/token.ts): plain seconds (`3600`)
 // or a number with a unit (`90s`, `15m`, `1h`, `7d`).
 // Hand-written because our rule differs from `ms` (and jose does not export its parser): `ms` reads a
 // bare number as milliseconds and accepts negative, fractional, week and year spans; a TTL here is whole
