@@ -143,9 +143,19 @@ describe('a replica that missed writes, promoted', () => {
     const replicaPort = await sparePort();
     const replicaDir = mkdtempSync(join(tmpdir(), 'test-redis-replica-'));
     cleanup.push(() => rmSync(replicaDir, { recursive: true, force: true }));
-    const replica = await launchRedis(
-      ['--port', String(replicaPort), '--bind', '127.0.0.1', '--dir', replicaDir, '--save', '', '--replicaof', '127.0.0.1', String(primary.port)],
-    );
+    const replica = await launchRedis([
+      '--port',
+      String(replicaPort),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      replicaDir,
+      '--save',
+      '',
+      '--replicaof',
+      '127.0.0.1',
+      String(primary.port),
+    ]);
     cleanup.push(async () => {
       const exited = new Promise((resolve) => replica.once('exit', resolve));
       process.kill(replica.pid!, 'SIGKILL');
