@@ -18,35 +18,49 @@ export interface StreamCursor {
   live(event: LoggedPaymentEvent, copy: boolean): boolean;
 }
 
-/** A stream resumed after `after`, or (null) from the tailer's position: live events only. */
-export function streamCursor(after: StreamId | null, tailer: Pick<LogTailer, 'position' | 'generation' | 'handedOut'>): StreamCursor {
-  let last = after ?? tailer.position;
+/**
+ * A stream resumed after `after`, or (null) from the tailer's position: live events only. (A class: `live` runs
+ * once per subscriber per event, from one prototype rather than a closure per stream.)
+ */
+class Cursor implements StreamCursor {
+  last: StreamId;
   // Ids compare only within one generation of the log: a new log's may start below the last one seen.
-  let lastGeneration = after === null ? tailer.generation : undefined;
-  const replayedHandedOut = new Set<string>();
-  const moveTo = (event: LoggedPaymentEvent) => {
-    last = event.seq;
-    lastGeneration = event.generation ?? '';
-  };
-  return {
-    get last() {
-      return last;
-    },
-    replayed(event) {
-      moveTo(event);
-      if (!tailer.handedOut(event.id)) return true;
-      if (replayedHandedOut.has(event.id)) return false; // a copy logged again, this replay's second
-      replayedHandedOut.add(event.id);
-      // Copies follow a loss within moments: the latest ones are enough, and a long replay keeps no more.
-      if (replayedHandedOut.size > REPLAYED_COPIES_REMEMBERED) replayedHandedOut.delete(replayedHandedOut.values().next().value!);
-      return true;
-    },
-    live(event, copy) {
-      if (copy && replayedHandedOut.has(event.id)) return false;
-      const sameLog = lastGeneration === undefined || (event.generation ?? '') === (lastGeneration ?? '');
-      if (sameLog && compareStreamIds(event.seq, last) <= 0) return false;
-      moveTo(event);
-      return true;
-    },
-  };
+  private lastGeneration: string | null | undefined;
+  private readonly replayedHandedOut = new Set<string>();
+
+  constructor(
+    after: StreamId | null,
+    private readonly tailer: Pick<LogTailer, 'position' | 'generation' | 'handedOut'>,
+  ) {
+    this.last = after ?? tailer.position;
+    this.lastGeneration = after === null ? tailer.generation : undefined;
+  }
+
+  replayed(event: LoggedPaymentEvent): boolean {
+    this.moveTo(event);
+    if (!this.tailer.handedOut(event.id)) return true;
+    const copies = this.replayedHandedOut;
+    if (copies.has(event.id)) return false; // a copy logged again, this replay's second
+    copies.add(event.id);
+    // Copies follow a loss within moments: the latest ones are enough, and a long replay keeps no more.
+    if (copies.size > REPLAYED_COPIES_REMEMBERED) copies.delete(copies.values().next().value!);
+    return true;
+  }
+
+  live(event: LoggedPaymentEvent, copy: boolean): boolean {
+    if (copy && this.replayedHandedOut.has(event.id)) return false;
+    const sameLog = this.lastGeneration === undefined || (event.generation ?? '') === (this.lastGeneration ?? '');
+    if (sameLog && compareStreamIds(event.seq, this.last) <= 0) return false;
+    this.moveTo(event);
+    return true;
+  }
+
+  private moveTo(event: LoggedPaymentEvent): void {
+    this.last = event.seq;
+    this.lastGeneration = event.generation ?? '';
+  }
+}
+
+export function streamCursor(after: StreamId | null, tailer: Pick<LogTailer, 'position' | 'generation' | 'handedOut'>): StreamCursor {
+  return new Cursor(after, tailer);
 }
