@@ -118,9 +118,10 @@ describe('evictions under volatile-lru (the epoch record has no TTL and stays)',
     const { admin, epoch, writes, store, s, idemKeys } = await setup();
     const before = await admin.hget(epoch.key, 'id');
     await admin.config('SET', 'maxmemory-policy', 'volatile-lru');
-    // Data without a TTL up to the limit, then the limit lowered: the next write evicts every key with a TTL
-    // (the idempotency keys among them) and is still refused.
-    await admin.set('ballast', 'x'.repeat(1024 * 1024));
+    // Data without a TTL (in small keys: no large query buffer that Redis would free later), then the limit
+    // lowered below it: the next write evicts every key with a TTL (the idempotency keys among them) and is
+    // still refused, and so is every write after it.
+    for (let i = 0; i < 64; i++) await admin.set(`ballast:${i}`, 'x'.repeat(16 * 1024));
     const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
     await admin.config('SET', 'maxmemory', String(used - 512 * 1024));
     await expect(admin.set('one-more', 'x')).rejects.toThrow(/OOM/);
@@ -131,7 +132,7 @@ describe('evictions under volatile-lru (the epoch record has no TTL and stays)',
     expect(await admin.hget(epoch.key, 'id')).toBe(before);
 
     // Room again: the next check records the loss it could not write before.
-    await admin.del('ballast');
+    await admin.del(...Array.from({ length: 64 }, (_, i) => `ballast:${i}`));
     await admin.config('SET', 'maxmemory-policy', 'noeviction');
     await admin.config('SET', 'maxmemory', '64mb');
     await writes.check();

@@ -124,6 +124,7 @@ describe('a Redis restarted from an older copy of its data', () => {
       // The older data is back: the key written before the copy replays, the epoch kept its id.
       expect(await gateway.commands.exists(gateway.key('idem', 'staff-1:createCharge:kept'))).toBe(1);
       expect(await gateway.commands.exists(gateway.key('idem', 'staff-1:createCharge:after-copy'))).toBe(0);
+      expect(await gateway.commands.hget(epoch.key, 'id')).toBe(epoch.current!.id);
 
       // The client retries the payment whose key was lost: looked up first, found, not sent again.
       expect(await p.run(store, 'after-copy')).toBe('ch_3');
@@ -172,6 +173,7 @@ describe('a replica that missed writes, promoted', () => {
     await admin.replicaof('NO', 'ONE');
     expect(await p.run(store, 'missed')).toBe('ch_3');
     expect(await admin.exists('old-data:idem:staff-1:createCharge:missed')).toBe(0);
+    expect(await admin.hget(epoch.key, 'id')).toBe(epoch.current!.id); // the same generation: nothing says it is behind
 
     // The primary is lost; the gateway's process goes on against the promoted replica (as Sentinel would switch it).
     await primary.kill();
