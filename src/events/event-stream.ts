@@ -41,72 +41,109 @@ export interface EventStreamOptions<T> {
   failureAs?: (error: unknown) => T;
 }
 
+/**
+ * The values pushed and not yet taken, in order: an array read from a moving head, compacted as it goes.
+ * (A class: its methods sit on one prototype, where a fan-out's hot path calls them without a closure each.)
+ */
+class ValueQueue<T> {
+  private values: T[] = [];
+  private head = 0;
+  constructor(private readonly onEmptied: () => void) {}
+
+  get unread(): number {
+    return this.values.length - this.head;
+  }
+
+  push(value: T): void {
+    this.values.push(value);
+  }
+
+  take(): T {
+    const value = this.values[this.head]!;
+    this.values[this.head] = undefined as T; // the slot no longer holds the value
+    this.head += 1;
+    if (this.head === this.values.length) {
+      this.clear();
+      this.onEmptied();
+    } else if (this.head > 1024 && this.head * 2 > this.values.length) {
+      this.values = this.values.slice(this.head);
+      this.head = 0;
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.values = [];
+    this.head = 0;
+  }
+}
+
+/** Producers waiting until the consumer took everything (`drained()`), released together. */
+function drainSignal() {
+  let waiting: Array<() => void> = [];
+  return {
+    wait: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    release() {
+      if (waiting.length === 0) return;
+      const released = waiting;
+      waiting = [];
+      for (const resolve of released) resolve();
+    },
+  };
+}
+
+/** The end of a stream: the error it was stopped with, given once (as a value with `failureAs`), then done. */
+function streamEnd<T>(options: EventStreamOptions<T>) {
+  let failure: { error: unknown } | null = null;
+  return {
+    fail(error: unknown) {
+      failure = { error };
+    },
+    forget() {
+      failure = null;
+    },
+    /** After the last queued value: the error once (if any), then done. */
+    finish(): Promise<IteratorResult<T>> {
+      if (!failure) return Promise.resolve(DONE);
+      const { error } = failure;
+      failure = null;
+      if (!options.failureAs) return Promise.reject(error);
+      try {
+        return Promise.resolve({ done: false, value: options.failureAs(error) });
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    },
+  };
+}
+
 export function createEventStream<T>(
   start: (sink: StreamSink<T>) => void | Promise<void>,
   options: EventStreamOptions<T> = {},
 ): EventStream<T> {
-  let queue: T[] = [];
-  let head = 0;
+  const drain = drainSignal();
+  const queue = new ValueQueue<T>(drain.release);
+  const end = streamEnd(options);
   const waiters: Array<Waiter<T>> = [];
-  let drainWaiters: Array<() => void> = [];
   let started = false;
   let stopped = false;
-  let failure: { error: unknown } | null = null;
   let markEnded!: () => void;
   const ended = new Promise<void>((resolve) => (markEnded = resolve));
 
-  const unread = () => queue.length - head;
-  const releaseDrained = () => {
-    if (drainWaiters.length === 0) return;
-    const waiting = drainWaiters;
-    drainWaiters = [];
-    for (const resolve of waiting) resolve();
-  };
-  const take = (): T => {
-    const value = queue[head]!;
-    queue[head] = undefined as T; // the slot no longer holds the value
-    head += 1;
-    if (head === queue.length) {
-      queue = [];
-      head = 0;
-      releaseDrained();
-    } else if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
-      head = 0;
-    }
-    return value;
-  };
-  /** After the last queued value: the error once (if any), then done. */
-  const finish = (): Promise<IteratorResult<T>> => {
-    if (failure) {
-      const { error } = failure;
-      failure = null;
-      if (options.failureAs) {
-        try {
-          return Promise.resolve({ done: false, value: options.failureAs(error) });
-        } catch (err) {
-          return Promise.reject(err);
-        }
-      }
-      return Promise.reject(error);
-    }
-    return Promise.resolve(DONE);
-  };
   const stop = (error?: unknown) => {
     if (stopped) return;
     stopped = true;
-    if (error !== undefined) failure = { error };
+    if (error !== undefined) end.fail(error);
     // Waiting consumers have nothing queued (a push would have gone to them): they get the end now.
-    for (const waiter of waiters.splice(0)) finish().then(waiter.resolve, waiter.reject);
-    releaseDrained(); // a producer waiting for the consumer goes on (to clean up) once the stream ended
+    for (const waiter of waiters.splice(0)) end.finish().then(waiter.resolve, waiter.reject);
+    drain.release(); // a producer waiting for the consumer goes on (to clean up) once the stream ended
     markEnded();
   };
   const endNow = () => {
     stop();
-    failure = null;
-    queue = [];
-    head = 0;
-    releaseDrained();
+    end.forget();
+    queue.clear();
+    drain.release();
   };
 
   const sink: StreamSink<T> = {
@@ -117,11 +154,11 @@ export function createEventStream<T>(
       else queue.push(value);
     },
     get unread() {
-      return unread();
+      return queue.unread;
     },
     drained() {
-      if (unread() === 0 || stopped) return Promise.resolve();
-      return new Promise<void>((resolve) => drainWaiters.push(resolve));
+      if (queue.unread === 0 || stopped) return Promise.resolve();
+      return drain.wait();
     },
     stop,
     get stopped() {
@@ -130,19 +167,21 @@ export function createEventStream<T>(
     ended,
   };
 
+  const startNow = () => {
+    started = true;
+    try {
+      const running = start(sink);
+      if (running) running.catch((err: unknown) => stop(err));
+    } catch (err) {
+      stop(err);
+    }
+  };
+
   const stream: EventStream<T> = {
     next() {
-      if (!started) {
-        started = true;
-        try {
-          const running = start(sink);
-          if (running) running.catch((err: unknown) => stop(err));
-        } catch (err) {
-          stop(err);
-        }
-      }
-      if (unread() > 0) return Promise.resolve({ done: false, value: take() });
-      if (stopped) return finish();
+      if (!started) startNow();
+      if (queue.unread > 0) return Promise.resolve({ done: false, value: queue.take() });
+      if (stopped) return end.finish();
       return new Promise<IteratorResult<T>>((resolve, reject) => waiters.push({ resolve, reject }));
     },
     return() {

@@ -38,13 +38,16 @@ export function redisWriteHealth({ redis, epoch, log, now = Date.now }: RedisWri
   const evictionProblem = async (memory: string, stats: string): Promise<string | null> => {
     const policy = infoField(memory, 'maxmemory_policy') ?? 'unknown';
     const evicted = Number(infoField(stats, 'evicted_keys') ?? 0);
-    // The counter restarts with the server (or CONFIG RESETSTAT): only growth since the last look counts.
-    const grew = lastEvicted !== null && evicted > lastEvicted;
-    lastEvicted = evicted;
+    // Only growth since the last look counts. The counter restarts from 0 with the server (or CONFIG RESETSTAT):
+    // one below the last look has restarted, and everything it counts since is new.
+    const grew = lastEvicted !== null && evicted > (evicted < lastEvicted ? 0 : lastEvicted);
     if (grew) {
+      // Recorded before the counter is taken as seen: a record Redis refused (full, down) is written at the next check.
       await epoch.check(now(), true);
+      lastEvicted = evicted;
       return `Redis evicted keys (maxmemory-policy ${policy})`;
     }
+    lastEvicted = evicted;
     if (policy !== 'noeviction') return `Redis maxmemory-policy is ${policy}: keys may be evicted`;
     return null;
   };

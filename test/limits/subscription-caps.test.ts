@@ -3,8 +3,20 @@
 // every caller; a refusal is the typed TOO_MANY_SUBSCRIPTIONS; slots come back when sockets close.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { PaymentEvents } from '../live/documents.js';
-import { disposeAllClients, probeBus, subscribe, waitFor, withTimeout, wsClient, type BusProbe, type TestClient } from '../live/helpers.js';
+import { encodeEventId } from '../../src/events/stream-id.js';
+import { ChargeUpdated, PaymentEvents } from '../live/documents.js';
+import { ResumableEvents } from '../live/event-documents.js';
+import {
+  disposeAllClients,
+  probeBus,
+  subscribe,
+  waitFor,
+  withTimeout,
+  wsClient,
+  type BusProbe,
+  type LiveSubscription,
+  type TestClient,
+} from '../live/helpers.js';
 import { bearer, codesOf, openSse } from '../schema/auth-support.js';
 
 const PER_SUBJECT = 4;
@@ -98,5 +110,78 @@ describe('subscription caps', () => {
     await again.dispose();
     await waitFor(() => probe.paymentEventsOpen() === 0, 'the closed sockets’ streams to end');
     await fill(await connect('returning'), PER_SUBJECT);
+  });
+});
+
+// A refused subscription gives its slot back (issue 26, point 5): one admitted by the caps (yoga's onSubscribe)
+// and then refused by its field (an `after` from a lost log: EVENT_CURSOR_EXPIRED; a token without the field's
+// scope: FORBIDDEN; a resource that does not exist: NOT_FOUND, whose stream fails on its first pull) holds no slot, over WebSocket and over SSE alike. After more refusals than the caps allow,
+// the whole allowance is still there.
+describe('refused subscriptions give their slots back', () => {
+  /** An `after` the log cannot resume from: an id of another (lost) generation of the log. */
+  const expiredAfter = encodeEventId('1-0', 'lost');
+  const REFUSALS = TOTAL + 1; // more than either cap
+
+  const wsRefusal = async (ws: TestClient, expired: boolean): Promise<unknown[]> =>
+    wsCodes(subscribe(ws, ResumableEvents, expired ? { after: expiredAfter } : {}));
+  const wsCodes = async (sub: LiveSubscription<unknown>): Promise<unknown[]> => {
+    const end = await withTimeout(sub.ended, 5_000, 'the refusal');
+    return codesOf((end.kind === 'error' ? end.error : sub.results[0]?.errors) as Errors);
+  };
+  const sseRefusal = async (token: string, expired: boolean): Promise<unknown[]> => {
+    const query = 'subscription ($after: ID) { paymentEvents(after: $after) { id } }';
+    const stream = await openSse(stack.gateway.graphqlUrl, query, expired ? { after: expiredAfter } : {}, bearer(token));
+    try {
+      return codesOf((await stream.next())?.errors);
+    } finally {
+      stream.close();
+    }
+  };
+  /** A token of `subject` without events:read: paymentEvents is FORBIDDEN to it. */
+  const forbiddenToken = (subject: string) => stack.mintToken(['payments:read'], subject);
+  const forbiddenWs = async (subject: string) => {
+    const ws = wsClient(stack.gateway.graphqlUrl, { connectionParams: { authorization: `Bearer ${await forbiddenToken(subject)}` } });
+    await withTimeout(ws.connected, 5_000, `${subject} to connect`);
+    return ws;
+  };
+
+  it(`over WebSocket: ${REFUSALS} expired \`after\`s, forbidden fields and unknown references from one subject, then its whole allowance is accepted`, async () => {
+    const ws = await connect('refused-ws');
+    const forbidden = await forbiddenWs('refused-ws');
+    for (let i = 0; i < REFUSALS; i++) {
+      expect(await wsRefusal(ws, true)).toEqual(['EVENT_CURSOR_EXPIRED']);
+      expect(await wsRefusal(forbidden, false)).toEqual(['FORBIDDEN']);
+      expect(await wsCodes(subscribe(ws, ChargeUpdated, { reference: 'ch_does_not_exist' }))).toEqual(['NOT_FOUND']);
+    }
+    await fill(ws, PER_SUBJECT);
+  });
+
+  it(`over SSE: ${REFUSALS} of each from one subject, then a valid stream over SSE and the rest of its allowance`, async () => {
+    const token = await stack.mintToken(['events:read'], 'refused-sse');
+    const forbidden = await forbiddenToken('refused-sse');
+    for (let i = 0; i < REFUSALS; i++) {
+      expect(await sseRefusal(token, true)).toEqual(['EVENT_CURSOR_EXPIRED']);
+      expect(await sseRefusal(forbidden, false)).toEqual(['FORBIDDEN']);
+    }
+    const before = probe.paymentEventsOpen();
+    const stream = await openSse(stack.gateway.graphqlUrl, 'subscription { paymentEvents { id } }', {}, bearer(token));
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.contentType).toContain('text/event-stream');
+      await waitFor(() => probe.paymentEventsOpen() === before + 1, 'the SSE subscription to attach');
+      await fill(await connect('refused-sse'), PER_SUBJECT - 1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it(`for the whole replica: ${REFUSALS} refusals from as many subjects, both transports, then MAX_SUBSCRIPTIONS (${TOTAL}) valid ones are accepted`, async () => {
+    for (let i = 0; i < REFUSALS; i++) {
+      const subject = `refused-${i}`;
+      if (i % 2 === 0) expect(await wsRefusal(await connect(subject), true)).toEqual(['EVENT_CURSOR_EXPIRED']);
+      else expect(await sseRefusal(await forbiddenToken(subject), false)).toEqual(['FORBIDDEN']);
+    }
+    await fill(await connect('whole-a'), PER_SUBJECT);
+    await fill(await connect('whole-b'), TOTAL - PER_SUBJECT);
   });
 });

@@ -1,0 +1,40 @@
+// What every stream of the bus shares: whether the bus is closed, and the way to end every stream still running
+// when it closes.
+
+export class SubscriberTooSlowError extends Error {
+  override readonly name = 'SubscriberTooSlowError';
+}
+
+export interface BusLifecycle {
+  readonly closed: boolean;
+  /** Throws once the bus is closed: no new stream, no publish. */
+  ensureOpen(): void;
+  /** Registers a running stream's stop; returns the way to unregister it. */
+  track(end: () => void): () => void;
+  /** Marks the bus closed and ends every running stream; false when it was closed already. */
+  close(): boolean;
+}
+
+export function busLifecycle(): BusLifecycle {
+  // The stop function of every running stream, so close() can end them all.
+  const running = new Set<() => void>();
+  let closed = false;
+  return {
+    get closed() {
+      return closed;
+    },
+    ensureOpen() {
+      if (closed) throw new Error('event bus is closed');
+    },
+    track(end) {
+      running.add(end);
+      return () => void running.delete(end);
+    },
+    close() {
+      if (closed) return false;
+      closed = true;
+      for (const end of [...running]) end();
+      return true;
+    },
+  };
+}
