@@ -32,7 +32,7 @@ import { IdempotencyConflictError, ValidationError } from '../errors/payment-err
 import { silentLogger, type Logger } from '../logger.js';
 import { UpstreamCallError } from '../upstream/call-error.js';
 import { isRefusal } from '../upstream/operations.js';
-import type { ClaimResult, IdempotencyStore, Meta } from './store.js';
+import { CALL_START_SLACK_MS, type ClaimResult, type IdempotencyStore, type Meta } from './store.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
@@ -152,12 +152,12 @@ function claimOptions(run: IdempotentRun<unknown>) {
  * (`token`), or, taken meanwhile by a retry that found this replica gone, is left to it.
  */
 async function send<T>(run: IdempotentRun<T>, key: string, fingerprint: string, meta: Meta, claimedAt: number, token?: string): Promise<T> {
-  let startBy = claimedAt + (run.startWithinMs ?? 0);
+  let startBy = claimedAt + (run.startWithinMs ?? 0) + CALL_START_SLACK_MS;
   if (token !== undefined && Date.now() > startBy) {
     const renewedAt = Date.now();
     if (!(await run.store.reclaim(key, token, fingerprint, meta, claimOptions(run))))
       throw new IdempotencyConflictError('in_progress', null);
-    startBy = renewedAt + (run.startWithinMs ?? 0);
+    startBy = renewedAt + (run.startWithinMs ?? 0) + CALL_START_SLACK_MS;
   }
   let value: T;
   try {

@@ -95,7 +95,11 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
 export const DEFAULT_CALL_MS = 15_000;
-/** Added to a claim's deadline: between the claim and the call's own start (a Redis round trip, the event loop). */
+/**
+ * How late a call may start after the moment its claim allowed for (the claim's round trip, a read, the event loop);
+ * the claim's deadline adds DEADLINE_MARGIN_MS, more than this, for it.
+ */
+export const CALL_START_SLACK_MS = 500;
 const DEADLINE_MARGIN_MS = 1_000;
 /** Refused claims a process remembers having sent nothing for (see redisIdempotencyStore). */
 const MAX_ABANDONED_CLAIMS = 10_000;
