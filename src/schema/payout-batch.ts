@@ -65,7 +65,8 @@ const PayoutBatchStatusEnum = builder.enumType('PayoutBatchStatus', {
     },
     CANCELLED: {
       value: 'CANCELLED',
-      description: 'Cancelled, and every item sent has reached its end (succeeded or failed); the rest is NOT_SENT. Final: no count changes again.',
+      description:
+        'Cancelled, and every item sent has reached its end (succeeded or failed); the rest is NOT_SENT. Final: no count changes again.',
     },
   } satisfies Record<(typeof BATCH_STATUSES)[number], { value: string; description: string }>,
 });
