@@ -15,6 +15,7 @@ import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js'
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
 import { createPayoutBatches, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
+import { startReplicaPresence, type ReplicaPresence } from './redis/replica-presence.js';
 import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
 import { createObservability, runUntraced, type Observability } from './observability/index.js';
@@ -142,6 +143,8 @@ interface RedisParts {
   epoch: RedisEpoch;
   /** The watch of its writes and evictions (readiness and the idempotency store read it). */
   writes: RedisWriteHealth;
+  /** This replica, alive to the others: the holder its money claims name. */
+  presence: ReplicaPresence;
 }
 
 /** Redis when configured, refused in live mode when it could lose keys; null without Redis. */
@@ -162,7 +165,9 @@ async function connectCheckedRedis({ config, log, options, shutdown }: Startup):
   // A Redis that evicts keys could drop an idempotency key and let a payment be made twice.
   if (config.mode === 'live') await checkRedisForLiveMode(redis.commands, log);
   const epoch = redisEpoch(redis);
-  return { redis, epoch, writes: redisWriteHealth({ redis, epoch, log }) };
+  const presence = await startReplicaPresence(redis, (error) => log.warn('replica presence not renewed', { error }));
+  shutdown.add(() => presence.close());
+  return { redis, epoch, writes: redisWriteHealth({ redis, epoch, log }), presence };
 }
 
 async function startObservability({ config, log, shutdown }: Startup): Promise<Observability> {
@@ -209,6 +214,8 @@ function buildIdempotencyStore(
           pendingTtlMs: config.idempotencyPendingTtlMs,
           epoch: redisParts.epoch,
           unsafe: () => redisParts.writes.problem,
+          presence: redisParts.presence,
+          callMs: config.upstream.timeoutMs,
           now,
         })
       : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs, now }),

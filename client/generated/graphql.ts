@@ -240,8 +240,10 @@ export type PayoutBatchItemStatus =
 
 /** Where a payout batch stands. */
 export type PayoutBatchStatus =
-  /** Cancelled: no chunk was sent after the cancel; those sent are followed to the end. */
+  /** Cancelled, and every item sent has reached its end (succeeded or failed); the rest is NOT_SENT. Final: no count changes again. */
   | 'CANCELLED'
+  /** Cancelled: nothing more is sent; items already sent (or whose chunk was on its way) are followed to their end, and the counts still grow. Not final. */
+  | 'CANCELLING'
   /** Every item was paid. */
   | 'COMPLETED'
   /** Finished; some items failed or were not sent. */

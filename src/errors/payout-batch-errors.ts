@@ -18,6 +18,7 @@ const STATUS_FR: Record<string, string> = {
   QUEUED: 'en file d’attente',
   RUNNING: 'en cours',
   PAUSED: 'en pause',
+  CANCELLING: 'en cours d’annulation',
   COMPLETED: 'terminé',
   COMPLETED_WITH_FAILURES: 'terminé avec des échecs',
   CANCELLED: 'annulé',

@@ -18,12 +18,12 @@ export function observedIdempotencyStore(store: IdempotencyStore, observe: (even
     }
   };
   return {
-    async claim(key, fingerprint, meta) {
-      const result = await store.claim(key, fingerprint, meta);
+    async claim(key, fingerprint, meta, options) {
+      const result = await store.claim(key, fingerprint, meta, options);
       if (result.kind === 'replay' || result.kind === 'conflict' || result.kind === 'in_progress') tell(result.kind);
       return result;
     },
-    reclaim: (key, token, fingerprint, meta) => store.reclaim(key, token, fingerprint, meta),
+    reclaim: (key, token, fingerprint, meta, options) => store.reclaim(key, token, fingerprint, meta, options),
     complete: (key, fingerprint, value) => store.complete(key, fingerprint, value),
     markUnknown(key, fingerprint, meta) {
       // Counted even if the store then fails: the outcome is unknown either way.

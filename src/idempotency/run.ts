@@ -21,14 +21,18 @@
 //    never arrived, and the request is sent again with the same meta (so the
 //    same ext_id: the service's uniqueness of ext_id still stops a very late
 //    duplicate of a transfer).
-// 5. The store failing (Redis down) is a ServiceUnavailableError before
+// 5. A claim names its holder and the deadline of its call (see store.ts): a
+//    retry on any replica that finds it held by a replica that is gone, past
+//    that deadline, looks the request up at once, by rule 4 (the settle window
+//    counts from the deadline). A live holder keeps its claim (in progress).
+// 6. The store failing (Redis down) is a ServiceUnavailableError before
 //    anything is sent: a mutation never runs without its guard.
 import { createHash } from 'node:crypto';
 import { IdempotencyConflictError, ValidationError } from '../errors/payment-errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { UpstreamCallError } from '../upstream/call-error.js';
 import { isRefusal } from '../upstream/operations.js';
-import type { ClaimResult, IdempotencyStore, Meta } from './store.js';
+import { CALL_START_SLACK_MS, type ClaimResult, type IdempotencyStore, type Meta } from './store.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
@@ -46,8 +50,13 @@ export interface IdempotentRun<T> {
   input: unknown;
   /** What reconcile needs to find this request at the service (e.g. the ext_id it sends). Kept with the key. */
   meta?: Meta;
-  /** The call to the service. Throw its UpstreamCallError as is: the classification depends on it. */
-  execute: () => Promise<T>;
+  /**
+   * The call to the service. Throw its UpstreamCallError as is: the classification depends on it. `startBy`: the
+   * claim's deadline counts on the call starting by then (Date.now() ms); one that cannot must not be made.
+   */
+  execute: (call: { startBy: number }) => Promise<T>;
+  /** How long after the claim the call may still start (e.g. waiting for a pacing slot). Default 0 (at once). */
+  startWithinMs?: number;
   /**
    * Looks the request up at the service by `meta`: its result if it was carried
    * out, null if it cannot be found. Without it, an unknown outcome can only be
@@ -67,7 +76,8 @@ export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
   const key = scopedKey(run.principal, run.operation, run.key);
   const fingerprint = createHash('sha256').update(stableJson(run.input)).digest('hex');
   const meta = run.meta ?? {};
-  const claim = await run.store.claim(key, fingerprint, meta);
+  const claimedAt = Date.now();
+  const claim = await run.store.claim(key, fingerprint, meta, claimOptions(run));
   switch (claim.kind) {
     case 'replay':
       return claim.value as T;
@@ -78,27 +88,38 @@ export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
     case 'unknown':
       return settleUnknown(run, key, fingerprint, claim);
     case 'claimed':
-      // The store lost keys within a key lifetime: this may be the retry of a request it forgot. Without a
-      // way to look that request up, sending could make the payment twice: refused for good, like any
-      // unknown outcome that cannot be checked.
-      if (claim.lost && !run.reconcile) {
-        await quietly(run, 'markUnknown', () => run.store.markUnknown(key, fingerprint, meta));
-        throw new IdempotencyConflictError('outcome_unknown');
-      }
-      if (!claim.clean && run.reconcile) {
-        let found: T | null;
-        try {
-          // No time is known for a key the store may have lost: nothing counts as settled.
-          found = await run.reconcile(meta, false);
-        } catch (err) {
-          // Nothing was sent: the key may go back to free.
-          await quietly(run, 'release', () => run.store.release(key));
-          throw err;
-        }
-        if (found !== null) return save(run, key, fingerprint, meta, found);
-      }
-      return send(run, key, fingerprint, meta);
+      return sendClaimed(run, key, fingerprint, meta, claim, claimedAt);
   }
+}
+
+async function sendClaimed<T>(
+  run: IdempotentRun<T>,
+  key: string,
+  fingerprint: string,
+  meta: Meta,
+  claim: Extract<ClaimResult, { kind: 'claimed' }>,
+  claimedAt: number,
+): Promise<T> {
+  // The store lost keys within a key lifetime: this may be the retry of a request it forgot. Without a
+  // way to look that request up, sending could make the payment twice: refused for good, like any
+  // unknown outcome that cannot be checked.
+  if (claim.lost && !run.reconcile) {
+    await quietly(run, 'markUnknown', () => run.store.markUnknown(key, fingerprint, meta));
+    throw new IdempotencyConflictError('outcome_unknown');
+  }
+  if (!claim.clean && run.reconcile) {
+    let found: T | null;
+    try {
+      // No time is known for a key the store may have lost: nothing counts as settled.
+      found = await run.reconcile(meta, false);
+    } catch (err) {
+      // Nothing was sent: the key may go back to free.
+      await quietly(run, 'release', () => run.store.release(key));
+      throw err;
+    }
+    if (found !== null) return save(run, key, fingerprint, meta, found);
+  }
+  return send(run, key, fingerprint, meta, claimedAt, claim.token);
 }
 
 async function settleUnknown<T>(
@@ -115,14 +136,32 @@ async function settleUnknown<T>(
   // Not visible yet is not the same as never arrived: the client is told to retry shortly, with the same key.
   if (settleLeftMs > 0) throw new IdempotencyConflictError('in_progress', settleLeftMs);
   // Another retry took the key at the same moment and is sending it: its answer comes within a call's time.
-  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta))) throw new IdempotencyConflictError('in_progress', null);
-  return send(run, key, fingerprint, claim.meta);
+  const reclaimedAt = Date.now();
+  if (!(await run.store.reclaim(key, claim.token, fingerprint, claim.meta, claimOptions(run))))
+    throw new IdempotencyConflictError('in_progress', null);
+  return send(run, key, fingerprint, claim.meta, reclaimedAt);
 }
 
-async function send<T>(run: IdempotentRun<T>, key: string, fingerprint: string, meta: Meta): Promise<T> {
+function claimOptions(run: IdempotentRun<unknown>) {
+  return { startWithinMs: run.startWithinMs ?? 0 };
+}
+
+/**
+ * Makes the call under the claim taken at `claimedAt` (measured before it was written: the store's deadline is later
+ * on any clock). A claim whose look-up took longer than the call's start allowed for gets its deadline again from now
+ * (`token`), or, taken meanwhile by a retry that found this replica gone, is left to it.
+ */
+async function send<T>(run: IdempotentRun<T>, key: string, fingerprint: string, meta: Meta, claimedAt: number, token?: string): Promise<T> {
+  let startBy = claimedAt + (run.startWithinMs ?? 0) + CALL_START_SLACK_MS;
+  if (token !== undefined && Date.now() > startBy) {
+    const renewedAt = Date.now();
+    if (!(await run.store.reclaim(key, token, fingerprint, meta, claimOptions(run))))
+      throw new IdempotencyConflictError('in_progress', null);
+    startBy = renewedAt + (run.startWithinMs ?? 0) + CALL_START_SLACK_MS;
+  }
   let value: T;
   try {
-    value = await run.execute();
+    value = await run.execute({ startBy });
   } catch (err) {
     if (!mayHaveReachedService(err)) {
       await quietly(run, 'release', () => run.store.release(key));

@@ -6,8 +6,10 @@
 // success, replayed), unknown (the request may have been carried out; a retry
 // must reconcile before re-sending). Nothing that may have moved money ever
 // returns to "free" before the key's lifetime ends:
-// - a pending claim whose holder died does not expire into free: once its
-//   pending time is over it reads as unknown;
+// - a pending claim whose holder died does not expire into free: it reads as
+//   unknown once its holder is gone (no presence, src/redis/replica-presence.ts)
+//   and its call's deadline has passed (Redis store), or at the latest once its
+//   pending time (IDEMPOTENCY_PENDING_TTL_MS) is over;
 // - a key may also be lost without trace (Redis restarted empty or restored
 //   from an older snapshot, a memory store restarted or over its size cap).
 //   Each store therefore knows since when its memory has been continuous, and
@@ -23,6 +25,7 @@ import { orUnavailable } from './unavailable.js';
 import { ServiceUnavailableError } from '../errors/payment-errors.js';
 import { ReplicasBehindError, type GatewayRedis } from '../redis/connections.js';
 import { EPOCH_LUA, redisEpoch, type RedisEpoch } from '../redis/epoch.js';
+import type { ReplicaPresence } from '../redis/replica-presence.js';
 
 export type Meta = Record<string, string>;
 
@@ -31,20 +34,29 @@ export type ClaimResult =
    * The key is this request's now. `clean: false`: the store may have lost an earlier request with it (its
    * memory has not been continuous for a whole key lifetime). `lost: true`: it did lose keys within a key
    * lifetime (Redis restarted empty or evicted keys while the gateway ran, a memory store over its cap).
+   * `token`: lets the holder set its claim's deadline again (reclaim) when its call starts later than it allowed for.
    */
-  | { kind: 'claimed'; clean: boolean; lost: boolean }
+  | { kind: 'claimed'; clean: boolean; lost: boolean; token?: string }
   | { kind: 'replay'; value: unknown }
   | { kind: 'conflict' }
-  /** Another request holds the key; `retryAfterMs`: until its claim expires (then a retry looks it up). */
+  /** Another request holds the key (its holder is alive, or its call may still be on its way); `retryAfterMs`: until its claim expires at the latest. */
   | { kind: 'in_progress'; retryAfterMs: number }
   /** The earlier request may have been carried out. `token` lets exactly one retry take the key (reclaim). */
   | { kind: 'unknown'; meta: Meta; unknownForMs: number; token: string };
 
+export interface ClaimOptions {
+  /**
+   * How long after the claim its call may still start (a batch's chunk waits for its pacing slot). The claim's
+   * deadline is the claim + this + the store's `callMs`: by then the holder's call has surely ended.
+   */
+  startWithinMs?: number;
+}
+
 export interface IdempotencyStore {
   /** Atomically takes the key for this request (keeping `meta` should it be left pending), or says what happened to it before. */
-  claim(key: string, fingerprint: string, meta: Meta): Promise<ClaimResult>;
+  claim(key: string, fingerprint: string, meta: Meta, options?: ClaimOptions): Promise<ClaimResult>;
   /** Takes an unknown key (as returned by claim) to send its request again; false when another retry took it first. */
-  reclaim(key: string, token: string, fingerprint: string, meta: Meta): Promise<boolean>;
+  reclaim(key: string, token: string, fingerprint: string, meta: Meta, options?: ClaimOptions): Promise<boolean>;
   complete(key: string, fingerprint: string, value: unknown): Promise<void>;
   markUnknown(key: string, fingerprint: string, meta: Meta): Promise<void>;
   /** Frees the key: only for a request that provably moved no money. */
@@ -65,6 +77,13 @@ export interface RedisStoreOptions extends StoreOptions {
   epoch?: RedisEpoch;
   /** Why Redis cannot be trusted with keys right now (it evicts them), or null: claims are refused meanwhile. */
   unsafe?: () => string | null;
+  /**
+   * This replica's presence: its claims name it as their holder, so that a retry on another replica may look up a
+   * claim whose holder is gone once its deadline has passed. Without it, claims wait out `pendingTtlMs`.
+   */
+  presence?: Pick<ReplicaPresence, 'id' | 'key'>;
+  /** Longest a call made under a claim may take (PAYMENT_TIMEOUT_MS). Default 15 s. */
+  callMs?: number;
 }
 
 export interface MemoryStoreOptions extends StoreOptions {
@@ -75,11 +94,22 @@ export interface MemoryStoreOptions extends StoreOptions {
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
+export const DEFAULT_CALL_MS = 15_000;
+/**
+ * How late a call may start after the moment its claim allowed for (the claim's round trip, a read, the event loop);
+ * the claim's deadline adds DEADLINE_MARGIN_MS, more than this, for it.
+ */
+export const CALL_START_SLACK_MS = 500;
+const DEADLINE_MARGIN_MS = 1_000;
 /** Refused claims a process remembers having sent nothing for (see redisIdempotencyStore). */
 const MAX_ABANDONED_CLAIMS = 10_000;
 
 type Entry =
-  | { state: 'pending'; fp: string; meta: Meta; until: number }
+  /**
+   * `holder`: the replica that holds it; `deadlinePttl`: the key's remaining lifetime (PTTL, Redis's own clock) at
+   * which the holder's call has surely ended (both absent without a presence).
+   */
+  | { state: 'pending'; fp: string; meta: Meta; until: number; holder?: string; deadlinePttl?: number }
   | { state: 'done'; fp: string; value: unknown }
   | { state: 'unknown'; fp: string; meta: Meta; at: number };
 
@@ -142,7 +172,7 @@ export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): Idempo
       const existing = get(key);
       if (existing) return interpret(existing.entry, fingerprint, t, existing.token);
       put(key, { state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs });
-      return { kind: 'claimed', clean: t - since >= ttlMs, lost: t - lostAt < ttlMs };
+      return { kind: 'claimed', clean: t - since >= ttlMs, lost: t - lostAt < ttlMs, token: entries.get(key)!.token };
     },
     async reclaim(key, token, fingerprint, meta) {
       if (get(key)?.token !== token) return false;
@@ -164,14 +194,32 @@ export function memoryIdempotencyStore(options: MemoryStoreOptions = {}): Idempo
   };
 }
 
-// KEYS[1] entry, KEYS[2] the epoch (src/redis/epoch.ts). ARGV[1] now, ARGV[2] pending entry, ARGV[3] ttl,
-// ARGV[4..6] the epoch's arguments. The generation is checked in the same step as the key.
-const CLAIM_SCRIPT = `${EPOCH_LUA}
+// How long ago (ms) the call of a pending claim whose holder is gone surely ended, or -1 (not pending, no holder
+// recorded, holder alive, or deadline not passed). Both on Redis's clock: the key's own remaining lifetime against the
+// one recorded for the deadline, and TIME against the holder's presence (src/redis/replica-presence.ts).
+const ORPHANED_LUA = `
+local function orphaned(entryKey, presenceKey, existing)
+  local ok, entry = pcall(cjson.decode, existing)
+  if not ok or type(entry) ~= 'table' or entry.state ~= 'pending' then return -1 end
+  if type(entry.holder) ~= 'string' or type(entry.deadlinePttl) ~= 'number' then return -1 end
+  local past = entry.deadlinePttl - redis.call('PTTL', entryKey)
+  if past < 0 then return -1 end
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if tonumber(redis.call('HGET', presenceKey, entry.holder) or '0') > now then return -1 end
+  return past
+end
+`;
+
+// KEYS[1] entry, KEYS[2] the epoch (src/redis/epoch.ts), KEYS[3] the replicas' presence. ARGV[1] now, ARGV[2]
+// pending entry, ARGV[3] ttl, ARGV[4..6] the epoch's arguments. The generation is checked in the same step as the
+// key, and whether an existing claim's holder is gone.
+const CLAIM_SCRIPT = `${EPOCH_LUA}${ORPHANED_LUA}
 local e = epoch(KEYS[2], ARGV[1], ARGV[4], ARGV[5], ARGV[6])
 local existing = redis.call('GET', KEYS[1])
-if existing then return {existing, e[1], e[2], e[3]} end
+if existing then return {existing, e[1], e[2], e[3], orphaned(KEYS[1], KEYS[3], existing)} end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return {'', e[1], e[2], e[3]}
+return {'', e[1], e[2], e[3], -1}
 `;
 
 // KEYS[1] entry. ARGV[1] the entry as read by claim, ARGV[2] the new pending entry, ARGV[3] ttl.
@@ -181,10 +229,59 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1
 `;
 
+/** The claim script's reply: the existing entry ('' none), the generation (3 fields), ms since an orphaned claim's deadline (-1: not orphaned). */
+type ClaimReply = [string, string, string, string, number];
+
+/**
+ * What this process remembers of its own claims (bounded). `abandoned`: entries it knows it sent nothing for (a
+ * refused claim that may still have reached a replica a failover then promotes, where it would read as in progress
+ * for minutes; a claim it could not release, Redis down just then): a retry reaching this process takes them back at
+ * once. (A retry reaching another replica takes the slower, equally safe path.) `held`: its pending claims.
+ */
+function claimBook() {
+  const abandoned = new Set<string>();
+  const held = new Map<string, string>();
+  return {
+    abandoned,
+    abandon(entry: string) {
+      abandoned.add(entry);
+      if (abandoned.size > MAX_ABANDONED_CLAIMS) abandoned.delete(abandoned.values().next().value!);
+    },
+    hold(key: string, entry: string) {
+      held.delete(key);
+      held.set(key, entry);
+      if (held.size > MAX_ABANDONED_CLAIMS) held.delete(held.keys().next().value!);
+    },
+    /** Forgets a held claim; returns its entry. */
+    letGo(key: string): string | undefined {
+      const entry = held.get(key);
+      held.delete(key);
+      return entry;
+    },
+  };
+}
+
+// Claims wait for REDIS_MIN_REPLICAS replicas (a failover must not lose one whose payment was sent). One they
+// did not acknowledge in time is refused (503) and, when it took the key, frees it: nothing was sent.
+function freeIfTaken(client: GatewayRedis['commands'], fullKey: string) {
+  return async (err: unknown): Promise<never> => {
+    if (err instanceof ReplicasBehindError && (err.reply as unknown[])[0] === '') await client.del(fullKey).catch(() => {});
+    throw err;
+  };
+}
+
+/** A pending entry naming its holder and its deadline, when the store knows this replica's presence. */
+function pendingWithHolder(entry: Entry, ttlMs: number, options: RedisStoreOptions, claim: ClaimOptions = {}): Entry {
+  if (!options.presence) return entry;
+  // The key is written with PX ttl now: its PTTL falls to deadlinePttl once the call has surely ended.
+  const callMs = (options.callMs ?? DEFAULT_CALL_MS) + (claim.startWithinMs ?? 0) + DEADLINE_MARGIN_MS;
+  return { ...entry, holder: options.presence.id, deadlinePttl: ttlMs - callMs } as Entry;
+}
+
 /**
  * Shared by every replica, so a retry that lands on another instance is still
- * recognised. Keys: `<namespace>:idem:<scoped key>`; the generation: `<namespace>:epoch`.
- * The connection is borrowed from its owner (src/redis).
+ * recognised. Keys: `<namespace>:idem:<scoped key>`; the generation: `<namespace>:epoch`; the replicas' presence:
+ * `<namespace>:replicas`. The connection is borrowed from its owner (src/redis).
  */
 export function redisIdempotencyStore(
   redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
@@ -194,89 +291,73 @@ export function redisIdempotencyStore(
   const client = redis.commands;
   const k = (key: string) => redis.key('idem', key);
   const epoch = options.epoch ?? redisEpoch(redis);
+  const presenceKey = options.presence?.key ?? redis.key('replicas');
+  const book = claimBook();
   const write = (key: string, entry: Entry) => orUnavailable(() => client.set(k(key), JSON.stringify(entry), 'PX', ttlMs));
-  // Claims wait for REDIS_MIN_REPLICAS replicas (a failover must not lose one whose payment was sent). One they
-  // did not acknowledge in time is refused (503) and, when it took the key, frees it: nothing was sent.
-  const freeIfTaken = (key: string) => async (err: unknown) => {
-    if (err instanceof ReplicasBehindError && (err.reply as string[])[0] === '') await client.del(k(key)).catch(() => {});
-    throw err;
-  };
-  // A refused claim may still have reached a replica that a failover then promotes (the write arrived, its
-  // acknowledgement did not), where it would read as in progress, then unknown, for minutes. This process
-  // knows it sent nothing for it: a retry reaching it takes such a claim back at once. (A retry reaching
-  // another replica of the gateway takes the slow, equally safe path.)
-  const abandoned = new Set<string>();
-  const abandon = (entry: string) => {
-    abandoned.add(entry);
-    if (abandoned.size > MAX_ABANDONED_CLAIMS) abandoned.delete(abandoned.values().next().value!);
-  };
+  const pendingEntry = (fp: string, meta: Meta, t: number, claim?: ClaimOptions) =>
+    JSON.stringify(pendingWithHolder({ state: 'pending', fp, meta, until: t + pendingTtlMs }, ttlMs, options, claim));
   const takeOver = (key: string, token: string, entry: string) =>
     orUnavailable(() => redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, entry, String(ttlMs))));
-  // The pending claims this process holds, so that one it could not release (Redis down just then: nothing was sent)
-  // is abandoned like a refused claim, and a retry reaching this process takes it back at once instead of waiting
-  // out IDEMPOTENCY_PENDING_TTL_MS.
-  const held = new Map<string, string>();
-  const hold = (key: string, entry: string) => {
-    held.delete(key);
-    held.set(key, entry);
-    if (held.size > MAX_ABANDONED_CLAIMS) held.delete(held.keys().next().value!);
+  const runClaim = async (key: string, t: number, pending: string): Promise<ClaimReply> => {
+    try {
+      return (await orUnavailable(() =>
+        redis
+          .durable((p) => p.eval(CLAIM_SCRIPT, 3, k(key), epoch.key, presenceKey, String(t), pending, String(ttlMs), ...epoch.args()))
+          .catch(freeIfTaken(client, k(key))),
+      )) as ClaimReply;
+    } catch (err) {
+      book.abandon(pending);
+      throw err;
+    }
   };
 
   return {
-    async claim(key, fingerprint, meta) {
+    async claim(key, fingerprint, meta, claimOptions) {
       // Keys may be evicted at any moment: nothing is claimed until an operator stops that.
       const unsafe = options.unsafe?.();
       if (unsafe) throw new ServiceUnavailableError({ cause: new Error(unsafe) });
       const t = now();
-      const pending = JSON.stringify({ state: 'pending', fp: fingerprint, meta, until: t + pendingTtlMs } satisfies Entry);
-      let reply: [string, string, string, string];
-      try {
-        reply = (await orUnavailable(() =>
-          redis
-            .durable((p) => p.eval(CLAIM_SCRIPT, 2, k(key), epoch.key, String(t), pending, String(ttlMs), ...epoch.args()))
-            .catch(freeIfTaken(key)),
-        )) as [string, string, string, string];
-      } catch (err) {
-        abandon(pending);
-        throw err;
-      }
-      const [existing, ...generation] = reply;
-      const { since, lostAt } = epoch.observe(generation);
+      const pending = pendingEntry(fingerprint, meta, t, claimOptions);
+      const [existing, id, since0, lostAt0, orphanedForMs] = await runClaim(key, t, pending);
+      const { since, lostAt } = epoch.observe([id, since0, lostAt0]);
       const clean = t - since >= ttlMs;
       const lost = lostAt !== null && t - lostAt < ttlMs;
       if (existing === '') {
-        hold(key, pending);
-        return { kind: 'claimed', clean, lost };
+        book.hold(key, pending);
+        return { kind: 'claimed', clean, lost, token: pending };
       }
       const entry = JSON.parse(existing) as Entry;
-      if (abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
-        abandoned.delete(existing);
-        hold(key, pending);
-        return { kind: 'claimed', clean, lost };
+      if (book.abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
+        book.abandoned.delete(existing);
+        book.hold(key, pending);
+        return { kind: 'claimed', clean, lost, token: pending };
+      }
+      // Its holder is gone and its call surely over: what it did is looked up now (the settle window counts from then).
+      if (entry.state === 'pending' && entry.fp === fingerprint && Number(orphanedForMs) >= 0) {
+        return { kind: 'unknown', meta: entry.meta, unknownForMs: Number(orphanedForMs), token: existing };
       }
       return interpret(entry, fingerprint, t, existing);
     },
-    async reclaim(key, token, fingerprint, meta) {
-      const pending = JSON.stringify({ state: 'pending', fp: fingerprint, meta, until: now() + pendingTtlMs } satisfies Entry);
+    async reclaim(key, token, fingerprint, meta, claimOptions) {
+      const pending = pendingEntry(fingerprint, meta, now(), claimOptions);
       const taken = (await takeOver(key, token, pending)) === 1;
-      if (taken) hold(key, pending);
+      if (taken) book.hold(key, pending);
       return taken;
     },
     async complete(key, fp, value) {
-      held.delete(key);
+      book.letGo(key);
       await write(key, { state: 'done', fp, value });
     },
     async markUnknown(key, fp, meta) {
-      held.delete(key);
+      book.letGo(key);
       await write(key, { state: 'unknown', fp, meta, at: now() });
     },
     async release(key) {
-      const entry = held.get(key);
-      held.delete(key);
+      const entry = book.letGo(key);
       try {
         await orUnavailable(() => client.del(k(key)));
       } catch (err) {
-        if (entry) abandon(entry);
+        if (entry) book.abandon(entry);
         throw err;
       }
     },

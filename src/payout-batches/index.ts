@@ -4,23 +4,23 @@
 // replica starts. State lives in Redis when the gateway has one (shared by
 // replicas, kept across restarts), in memory otherwise (lost on restart).
 import type { PayoutBatchConfig } from '../config.js';
-import { Repeater } from '@repeaterjs/repeater';
 import type { EventBus } from '../events/bus.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../logger.js';
 import type { GatewayRedis } from '../redis/index.js';
 import type { UpstreamClient, Wallet } from '../upstream/types.js';
+import { batchEvents } from './batch-events.js';
 import { memoryDocStore, redisDocStore, type DocStore } from './doc-store.js';
-import { FINAL_STATUSES, type BatchDoc, type BatchItem, type ItemInput } from './model.js';
+import type { BatchDoc, BatchItem, ItemInput } from './model.js';
 import { memoryPacer, redisPacer } from './pacing.js';
 import { startRunner, type Runner } from './runner.js';
+import { untilNoChunkOnItsWay, watchBatch } from './watch.js';
 import {
   addPage,
   approveBatch,
   cancelBatch,
   createBatch,
   listIds,
-  readBatch,
   readItems,
   startBatch,
   type AddedPage,
@@ -63,49 +63,13 @@ export interface PayoutBatchOptions {
   log: Logger;
 }
 
-/** At most this many progress events per batch per second (each change of counts is one otherwise). */
-const PROGRESS_EVENTS_PER_SECOND = 2;
-const WATCH_SAFETY_MS = 1_000;
-/** Longest a cancel waits for a chunk already on its way (one bulk call's deadline is the usual bound). */
-const CANCEL_WAIT_MS = 5_000;
-
 export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches {
   const { settings, bus, log } = options;
   const docs: DocStore = options.redis ? redisDocStore(options.redis) : memoryDocStore();
   const pacing = { callsPerSecond: settings.callsPerSecond, marginMs: settings.pacingMarginMs };
   const pacer = options.redis ? redisPacer(options.redis, pacing) : memoryPacer(pacing);
 
-  const publish = (kind: string, batch: BatchDoc) => {
-    const c = batch.counts;
-    void bus
-      .publishPaymentEvent({
-        id: `payout_batch:${batch.id}:${kind}:${Date.now()}:${c.sent.items}:${c.succeeded.items}:${c.failed.items}:${c.notSent.items}`,
-        kind,
-        receivedAt: new Date().toISOString(),
-        reference: batch.id,
-        resourceType: null,
-        payload: { event: kind, data: summaryOf(batch) },
-        source: 'POLL',
-      })
-      .catch((err: unknown) => log.warn('payout batch event not logged', { batchId: batch.id, kind, error: err }));
-  };
-
-  // Coalesced: a batch's progress goes out at most PROGRESS_EVENTS_PER_SECOND times a second, the last state always.
-  const lastProgress = new Map<string, { at: number; timer: NodeJS.Timeout | null; latest: BatchDoc }>();
-  const progressed = (batch: BatchDoc) => {
-    const gap = 1_000 / PROGRESS_EVENTS_PER_SECOND;
-    const entry = lastProgress.get(batch.id) ?? { at: 0, timer: null, latest: batch };
-    entry.latest = batch;
-    lastProgress.set(batch.id, entry);
-    if (entry.timer) return;
-    const wait = Math.max(0, entry.at + gap - Date.now());
-    entry.timer = setTimeout(() => {
-      entry.timer = null;
-      entry.at = Date.now();
-      publish('payout_batch.progress', entry.latest);
-      if (entry.latest.settled) lastProgress.delete(batch.id);
-    }, wait);
-  };
+  const { publish, progressed, close: closeEvents } = batchEvents(bus, log);
 
   const runner: Runner = startRunner({
     docs,
@@ -162,75 +126,18 @@ export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches 
     },
     async cancel(id, by) {
       const { batch, changed } = await cancelBatch(docs, id, by, new Date());
-      if (changed) publish(batch.settled ? 'payout_batch.cancelled' : 'payout_batch.cancelling', batch);
-      // A chunk marked as sending before the cancel may still be on its way: the answer waits for it (bounded), so
-      // that once the cancel is acknowledged nothing of the batch is being sent.
-      const deadline = Date.now() + CANCEL_WAIT_MS;
-      let current = batch;
-      while (current.chunks.some((c) => c.state === 'sending') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        current = await readBatch(docs, id);
+      if (changed) {
+        publish(batch.settled ? 'payout_batch.cancelled' : 'payout_batch.cancelling', batch);
+        if (!batch.settled) runner.wake();
       }
-      return current;
+      return untilNoChunkOnItsWay(docs, batch);
     },
     watch(id) {
-      return new Repeater<BatchDoc>(async (push, stop) => {
-        let wake: (() => void) | null = null;
-        const unlisten = bus.onLoggedEvent((event) => {
-          if (event.reference === id && event.kind.startsWith('payout_batch.')) wake?.();
-        });
-        let ended = false;
-        void stop.then(() => {
-          ended = true;
-          wake?.();
-        });
-        try {
-          let last = '';
-          while (!ended) {
-            const batch = await readBatch(docs, id);
-            const view = JSON.stringify({ s: batch.status, c: batch.counts, settled: batch.settled, a: batch.approval });
-            if (view !== last) {
-              last = view;
-              await push(batch);
-            }
-            if (FINAL_STATUSES.has(batch.status) && batch.settled) break;
-            // The log tells every replica of a change; the timer covers an event this replica missed.
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, WATCH_SAFETY_MS);
-              wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-            wake = null;
-            // Coalesced: changes that arrive together are read once.
-            if (!ended) await new Promise((resolve) => setTimeout(resolve, 1_000 / (PROGRESS_EVENTS_PER_SECOND * 2)));
-          }
-        } finally {
-          unlisten();
-          stop();
-        }
-      });
+      return watchBatch(docs, bus, id);
     },
     async close() {
       await runner.stop();
-      for (const entry of lastProgress.values()) if (entry.timer) clearTimeout(entry.timer);
+      closeEvents();
     },
-  };
-}
-
-/** What a payout_batch.* event carries: the batch's state, no phone number. */
-function summaryOf(batch: BatchDoc) {
-  const c = batch.counts;
-  return {
-    id: batch.id,
-    label: batch.label,
-    status: batch.status,
-    settled: batch.settled,
-    added: c.added,
-    sent: c.sent,
-    succeeded: c.succeeded,
-    failed: c.failed,
-    notSent: c.notSent,
   };
 }

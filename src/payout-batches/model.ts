@@ -6,7 +6,17 @@ import { createHash } from 'node:crypto';
 import type { ErrorCode } from '../upstream/call-error.js';
 import type { Wallet } from '../upstream/types.js';
 
-export const BATCH_STATUSES = ['DRAFT', 'QUEUED', 'RUNNING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED'] as const;
+/** CANCELLING: cancelled, nothing more is sent, and items already sent (or in doubt) are followed to their end. */
+export const BATCH_STATUSES = [
+  'DRAFT',
+  'QUEUED',
+  'RUNNING',
+  'PAUSED',
+  'CANCELLING',
+  'COMPLETED',
+  'COMPLETED_WITH_FAILURES',
+  'CANCELLED',
+] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export const ITEM_STATUSES = ['PENDING', 'QUEUED', 'SUCCEEDED', 'FAILED', 'NOT_SENT'] as const;
@@ -45,9 +55,10 @@ export interface BatchItem extends ItemInput {
   failure: ItemFailure | null;
   /**
    * Why a NOT_SENT item was not sent: `refused` by the service (a wallet ran dry mid-batch; a resume sends it again),
-   * or `set_aside` by the caller's "send what fits" (it stays unsent). Absent otherwise.
+   * `set_aside` by the caller's "send what fits" (it stays unsent), or `cancelled`: its chunk was on its way when the
+   * batch was cancelled, and the service never showed it within the settle window. Absent otherwise.
    */
-  notSent?: 'refused' | 'set_aside';
+  notSent?: 'refused' | 'set_aside' | 'cancelled';
   /** The ext_ids the service refused this item under (each attempt has its own: see itemExtId). */
   refusedExtIds?: string[];
 }
@@ -112,7 +123,7 @@ export interface BatchDoc {
   startedAt: string | null;
   cancelledBy: string | null;
   finishedAt: string | null;
-  /** Every sent item has reached a final status and nothing more will be sent. */
+  /** Every sent item has reached a final status and nothing more will be sent (then no count changes again). */
   settled: boolean;
   /** Which chunk documents hold the items (written once, when the batch is set to run). */
   chunkSet: string | null;

@@ -257,7 +257,7 @@ export type StartOutcome = { batch: BatchDoc; change: 'queued_for_approval' | 's
 /** startPayoutBatch: refuses a shortfall unless told to send what fits; with approval required, only queues. */
 export async function startBatch(docs: DocStore, id: string, request: StartRequest): Promise<StartOutcome> {
   const batch = await readBatch(docs, id);
-  if (FINAL_STATUSES.has(batch.status)) throw new PayoutBatchStateError(batch.status, 'final');
+  if (FINAL_STATUSES.has(batch.status) || batch.status === 'CANCELLING') throw new PayoutBatchStateError(batch.status, 'final');
   if (batch.status === 'QUEUED' || batch.status === 'RUNNING') return { batch, change: 'none' };
   if (batch.status === 'DRAFT' && batch.itemCount === 0) throw new PayoutBatchStateError(batch.status, 'empty');
   if (batch.status === 'DRAFT' && request.approvalRequired) {
@@ -391,12 +391,15 @@ async function setToRun(docs: DocStore, batch: BatchDoc, request: StartRequest &
   return outcome;
 }
 
+/**
+ * cancelPayoutBatch: chunks not marked as sending are never sent (their items NOT_SENT). While a chunk is on its
+ * way (or in doubt) or a sent item is not final, the batch is CANCELLING (the runner follows them, counts still grow);
+ * CANCELLED, final, once nothing can change any more (here at once when nothing was sent, else by the runner).
+ */
 export async function cancelBatch(docs: DocStore, id: string, by: string, now: Date): Promise<{ batch: BatchDoc; changed: boolean }> {
   const outcome = await updateBatch(docs, id, (b) => {
-    if (FINAL_STATUSES.has(b.status)) {
-      if (b.status === 'CANCELLED') throw new Answer({ batch: b, changed: false });
-      throw new PayoutBatchStateError(b.status, 'final');
-    }
+    if (b.status === 'CANCELLED' || b.status === 'CANCELLING') throw new Answer({ batch: b, changed: false });
+    if (FINAL_STATUSES.has(b.status)) throw new PayoutBatchStateError(b.status, 'final');
     if (b.chunkSet === null) {
       b.counts.notSent = { ...b.counts.added };
     } else {
@@ -406,15 +409,17 @@ export async function cancelBatch(docs: DocStore, id: string, by: string, now: D
         addTo(b.counts.notSent, chunk.amount, chunk.items);
       }
     }
-    b.status = 'CANCELLED';
     b.cancelledBy = by;
     if (!b.chunks.some((c) => c.state === 'sending') && inFlight(b.counts) === 0) {
+      b.status = 'CANCELLED';
       b.settled = true;
       b.finishedAt = now.toISOString();
-    }
+    } else b.status = 'CANCELLING';
     return { batch: b, changed: true };
   });
+  // A paused batch may have left the runners' list: a cancelling one is followed to its end by one of them.
   if (outcome.batch.settled) await removeFromList(docs, ACTIVE_KEY, id);
+  else if (outcome.changed) await addToList(docs, ACTIVE_KEY, id);
   return outcome;
 }
 

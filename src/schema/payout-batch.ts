@@ -59,7 +59,16 @@ const PayoutBatchStatusEnum = builder.enumType('PayoutBatchStatus', {
     PAUSED: { value: 'PAUSED', description: 'A wallet ran dry mid-batch: top it up and start the batch again to send the rest.' },
     COMPLETED: { value: 'COMPLETED', description: 'Every item was paid.' },
     COMPLETED_WITH_FAILURES: { value: 'COMPLETED_WITH_FAILURES', description: 'Finished; some items failed or were not sent.' },
-    CANCELLED: { value: 'CANCELLED', description: 'Cancelled: no chunk was sent after the cancel; those sent are followed to the end.' },
+    CANCELLING: {
+      value: 'CANCELLING',
+      description:
+        'Cancelled: nothing more is sent; items already sent (or whose chunk was on its way) are followed to their end, and the counts still grow. Not final.',
+    },
+    CANCELLED: {
+      value: 'CANCELLED',
+      description:
+        'Cancelled, and every item sent has reached its end (succeeded or failed); the rest is NOT_SENT. Final: no count changes again.',
+    },
   } satisfies Record<(typeof BATCH_STATUSES)[number], { value: string; description: string }>,
 });
 

@@ -2,71 +2,42 @@
 // takes over the batch's lease and finishes it; every item is paid exactly
 // once (the sandbox holds one transfer per item, by ext_id). Both replicas are
 // real processes sharing Redis; the sandbox is this test's, over HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
-import { compiled } from '../helpers/compiled.js';
 import { postGraphQL, testKey } from '../helpers/gateway.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
+import { startChildReplica, stopChildReplicas, type ChildReplica } from './child-replicas.js';
 import { AddItems, BatchView, CreateBatch, StartBatch, item } from './documents.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const namespace = uniqueNamespace('payout-takeover');
 const jwtSecret = randomBytes(32).toString('hex');
 const apiKey = testKey('takeover');
 
-interface Replica {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
 let sandbox: Sandbox;
-const replicas: Replica[] = [];
+const replicas: ChildReplica[] = [];
 
-async function startReplica(): Promise<Replica> {
-  const child = spawn(process.execPath, [compiled('test/payout-batches/replica-process.ts')], {
-    cwd: repoRoot,
+async function startReplica(): Promise<ChildReplica> {
+  const replica = await startChildReplica({
+    sandboxUrl: sandbox.url,
+    apiKey,
+    jwtSecret,
+    namespace,
     env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PAYMENT_BASE_URL: sandbox.url,
-      PAYMENT_API_KEY: apiKey,
-      AUTH_JWT_SECRET: jwtSecret,
-      REDIS_URL,
-      TEST_REDIS_NAMESPACE: namespace,
-      LOG_LEVEL: 'info',
-      HEALTH_PROBE_MS: '3600000',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      RATE_LIMIT_MONEY_PER_MINUTE: '100000',
       // Short times so the takeover happens within the test: the lease, a chunk's pending claim, the settle window.
+      // (takeover-defaults.test.ts runs one with every setting at its default.)
       PAYOUT_BATCH_LEASE_MS: '1000',
       PAYMENT_TIMEOUT_MS: '1500',
       IDEMPOTENCY_PENDING_TTL_MS: '2000',
       PAYOUT_BATCH_SETTLE_MS: '1000',
       PAYOUT_BATCH_FOLLOW_POLL_MS: '300',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /REPLICA READY (\S+)/.exec(output);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`replica exited (${code}):\n${output}`)));
-  });
-  const replica = { child, url, output: () => output };
   replicas.push(replica);
   return replica;
 }
@@ -76,12 +47,7 @@ beforeAll(async () => {
   await Promise.all([startReplica(), startReplica()]);
 }, 60_000);
 afterAll(async () => {
-  for (const { child } of replicas) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-  }
+  await stopChildReplicas(replicas);
   await sandbox?.close();
   const redis = new Redis(REDIS_URL);
   await deleteByPrefix(redis, namespace);
@@ -89,7 +55,7 @@ afterAll(async () => {
 });
 
 it('a replica killed halfway through a batch: the other finishes it, every item paid once', async () => {
-  const [a, b] = replicas as [Replica, Replica];
+  const [a, b] = replicas as [ChildReplica, ChildReplica];
   const { token } = await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'back-office', ttlSeconds: 600 });
   const auth = { authorization: `Bearer ${token}` };
   const created = (await postGraphQL(a.url, CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'payroll' } }, auth)).data!
@@ -106,7 +72,7 @@ it('a replica killed halfway through a batch: the other finishes it, every item 
   expect(started.data!.startPayoutBatch.__typename).toBe('StartPayoutBatchPayload');
 
   const batchId = created.batch.batchId;
-  const taken = (r: Replica) => r.output().includes(`"batchId":"${batchId}","runner"`);
+  const taken = (r: ChildReplica) => r.output().includes(`"batchId":"${batchId}","runner"`);
   await waitFor(() => taken(a) || taken(b), 'a replica to take the batch', 10_000, 10).catch((err: unknown) => {
     throw new Error(`${String(err)}\n--- a:\n${a.output().slice(-3000)}\n--- b:\n${b.output().slice(-3000)}`);
   });

@@ -195,7 +195,8 @@ describe('cancel', () => {
     const cancelled = (await stack.gql(CancelBatch, { input: { batchId: id } })).data!.cancelPayoutBatch;
     const sentAtAck = bulk() - before;
     if (cancelled.__typename !== 'CancelPayoutBatchPayload') throw new Error(cancelled.__typename);
-    expect(cancelled.batch.status).toBe('CANCELLED');
+    // CANCELLING while sent items are not final (test/payout-batches/cancel.test.ts shows it with slow transfers).
+    expect(cancelled.batch.status).toMatch(/^CANCELL(ING|ED)$/);
     // Chunks already marked as sending when the cancel came (at most the rate's worth) still go; the rest never.
     expect(sentAtAck).toBeLessThan(20);
     await waitFor(async () => (await view(id)).settled, 'the cancelled batch to settle', 30_000, 50);
