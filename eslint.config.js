@@ -171,7 +171,7 @@ export default defineConfig(
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // Still over 80 lines, in files other branches rework now; the lead splits them after merging, then drops this list.
+    // Still over 80 lines: files other branches rework now, and four benchmarks' main() (issue 28); split them, then drop this list.
     files: [
       'src/events/bus.ts',
       'src/events/event-stream.ts',
@@ -182,6 +182,9 @@ export default defineConfig(
       'src/observability/operations.ts',
       'src/payout-batches/index.ts',
       'bench/payout-batch.ts',
+      'bench/fanout-health.ts',
+      'bench/fanout.ts',
+      'bench/throughput.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },
