@@ -6,13 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { request } from 'undici';
 import { SCOPES, mintStaffToken, type Scope } from '../../src/auth/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../src/gateway.js';
 import { GRAPHQL_PATH } from '../../src/http/server.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { GRAPHQL_ACCEPT, post } from './http.js';
 import { startTestSandbox } from './sandbox.js';
 import { newKey } from './sandbox-api.js';
 
@@ -136,14 +136,9 @@ export async function postGraphQL<R, V>(
   variables?: V,
   headers: Record<string, string> = {},
 ): Promise<GraphQLResponse<R>> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
-    body: JSON.stringify({ query: print(doc), variables }),
-  });
-  const raw = await res.body.text();
+  const { status, raw } = await post(url, { query: print(doc), variables }, { accept: GRAPHQL_ACCEPT, ...headers });
   const parsed = JSON.parse(raw) as { data?: R | null; errors?: GraphQLResponse<R>['errors'] };
-  return { status: res.statusCode, data: parsed.data, errors: parsed.errors, raw };
+  return { status, data: parsed.data, errors: parsed.errors, raw };
 }
 
 /** Sends a GraphQL request to the gateway's yoga instance in process (no socket), as graphql-yoga's own tests do. */
@@ -155,7 +150,7 @@ export async function fetchGraphQL<R, V>(
 ): Promise<GraphQLResponse<R>> {
   const res = await gateway.server.yoga.fetch(`http://yoga${GRAPHQL_PATH}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+    headers: { 'content-type': 'application/json', accept: GRAPHQL_ACCEPT, ...headers },
     body: JSON.stringify({ query: print(doc), variables }),
   });
   const raw = await res.text();
