@@ -187,6 +187,29 @@ export default defineConfig(
     rules: { 'no-restricted-syntax': ['error', catalogueOnly] },
   },
   {
+    // A function fits on a screen (issue 28). Tests are out: a describe() callback holds a whole suite by design.
+    files: ['src/**/*.ts', 'scripts/**/*.{ts,js,mjs}', 'bench/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Still over 80 lines: files other branches rework now, and four benchmarks' main() (issue 28); split them, then drop this list.
+    files: [
+      'src/events/bus.ts',
+      'src/events/event-stream.ts',
+      'src/events/log.ts',
+      'src/events/tailer.ts',
+      'src/idempotency/store.ts',
+      'src/observability/metrics.ts',
+      'src/observability/operations.ts',
+      'src/payout-batches/index.ts',
+      'bench/payout-batch.ts',
+      'bench/fanout-health.ts',
+      'bench/fanout.ts',
+      'bench/throughput.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // auth/ needs the shapes of upstream data, never the client that calls the service.
     files: ['src/auth/**/*.ts'],
     rules: {

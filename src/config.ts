@@ -286,46 +286,13 @@ const SECRET_VARIABLES = new Set([
   'METRICS_TOKEN',
 ]);
 
+/** The environment as envSchema reads it. */
+type Env = z.infer<typeof envSchema>;
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const e = parseEnv(envSchema, env);
-
-  if (e.PAYMENT_BASE_URL && !e.PAYMENT_API_KEY) {
-    throw new ConfigError('PAYMENT_API_KEY is required when PAYMENT_BASE_URL is set');
-  }
-  if (!e.PAYMENT_BASE_URL && e.PAYMENT_API_KEY) {
-    throw new ConfigError('PAYMENT_BASE_URL is required when PAYMENT_API_KEY is set (leave both unset to use the sandbox)');
-  }
-  if (e.PAYMENT_API_KEY && !/^sk_(test|live)_\S+$/.test(e.PAYMENT_API_KEY)) {
-    throw new ConfigError('PAYMENT_API_KEY is invalid: expected a secret key starting with sk_test_ or sk_live_');
-  }
-  if (e.PAYMENT_BASE_URL && !e.AUTH_JWT_SECRET && !e.AUTH_JWKS_URL) {
-    throw new ConfigError('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when PAYMENT_BASE_URL is set (staff tokens must be verifiable)');
-  }
-  if (e.PAYMENT_BASE_URL && !e.AUTH_JWT_SECRET && !e.CLIENT_TOKEN_SECRET) {
-    throw new ConfigError('CLIENT_TOKEN_SECRET is required when PAYMENT_BASE_URL is set and AUTH_JWKS_URL is the only auth key');
-  }
-
-  // A claim that expired while its call was still running would let a retry send the payment again.
-  if (e.IDEMPOTENCY_PENDING_TTL_MS <= e.PAYMENT_TIMEOUT_MS) {
-    throw new ConfigError('IDEMPOTENCY_PENDING_TTL_MS must be longer than PAYMENT_TIMEOUT_MS');
-  }
-
-  if (e.REDIS_SENTINELS && e.REDIS_CLUSTER_NODES) {
-    throw new ConfigError('REDIS_SENTINELS and REDIS_CLUSTER_NODES are exclusive: Redis is either Sentinel-managed or a Cluster');
-  }
-  const redis: RedisConfig | null =
-    e.REDIS_URL || e.REDIS_SENTINELS || e.REDIS_CLUSTER_NODES
-      ? {
-          url: e.REDIS_URL ?? null,
-          sentinels: e.REDIS_SENTINELS ?? null,
-          sentinelName: e.REDIS_SENTINEL_NAME,
-          clusterNodes: e.REDIS_CLUSTER_NODES ?? null,
-          keyPrefix: e.REDIS_KEY_PREFIX,
-          minReplicas: e.REDIS_MIN_REPLICAS,
-          replicaTimeoutMs: e.REDIS_REPLICA_TIMEOUT_MS,
-        }
-      : null;
-
+  checkPaymentService(e);
+  const redis = redisConfig(e);
   const live = e.PAYMENT_BASE_URL !== undefined;
   const trustProxy = parseTrustProxy(e.TRUST_PROXY, e.TRUST_PROXY_HEADER);
   return {
@@ -333,14 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     mode: live ? 'live' : 'sandbox',
-    upstream: {
-      baseUrl: e.PAYMENT_BASE_URL ?? null,
-      apiKey: e.PAYMENT_API_KEY ?? null,
-      timeoutMs: e.PAYMENT_TIMEOUT_MS,
-      pageParam: e.PAYMENT_PAGE_PARAM,
-      pageSizeParam: e.PAYMENT_PAGE_SIZE_PARAM,
-      pageSize: e.PAYMENT_PAGE_SIZE,
-    },
+    upstream: upstreamConfig(e),
     webhook: { secret: e.WEBHOOK_SECRET ?? null, scheme: e.WEBHOOK_SIGNATURE_SCHEME, path: e.WEBHOOK_PATH },
     redisUrl: e.REDIS_URL ?? null,
     redis,
@@ -368,54 +328,118 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mode: e.TRUSTED_DOCUMENTS ?? 'allow',
       extraManifests: e.TRUSTED_DOCUMENTS_MANIFEST ?? [],
     },
-    auth: {
-      jwtSecret: e.AUTH_JWT_SECRET ?? null,
-      jwksUrl: e.AUTH_JWKS_URL ?? null,
-      issuer: e.AUTH_ISSUER ?? null,
-      audience: e.AUTH_AUDIENCE ?? null,
-      clientTokenTtlSeconds: e.CLIENT_TOKEN_TTL,
-      clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? null,
-    },
-    payoutBatches: {
-      maxItems: e.PAYOUT_BATCH_MAX_ITEMS,
-      approvalRequired: e.PAYOUT_BATCH_APPROVAL === 'required',
-      feeBps: e.PAYOUT_FEE_BPS,
-      callsPerSecond: e.PAYOUT_BATCH_CALLS_PER_SECOND,
-      pacingMarginMs: e.PAYOUT_BATCH_PACING_MARGIN_MS,
-      leaseMs: e.PAYOUT_BATCH_LEASE_MS,
-      settleWindowMs: e.PAYOUT_BATCH_SETTLE_MS,
-      followPollMs: e.PAYOUT_BATCH_FOLLOW_POLL_MS,
-    },
+    auth: authConfig(e),
+    payoutBatches: payoutBatchesConfig(e),
     observability: {
       metricsToken: e.METRICS_TOKEN ?? null,
       otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
       serviceName: e.OTEL_SERVICE_NAME,
     },
-    limits: {
-      maxBodyBytes: e.MAX_BODY_BYTES,
-      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
-      wsMaxConnectionsPerIp: e.WS_MAX_CONNECTIONS_PER_IP,
-      maxSubscriptionsPerSubject: e.MAX_SUBSCRIPTIONS_PER_SUBJECT,
-      maxSubscriptions: e.MAX_SUBSCRIPTIONS,
-      armor: {
-        maxDepth: e.MAX_DEPTH,
-        maxAliases: e.MAX_ALIASES,
-        maxTokens: e.MAX_TOKENS,
-        maxDirectives: e.MAX_DIRECTIVES,
-        maxCost: e.MAX_COST,
-        // "Did you mean ...?" would map the schema for someone who may not introspect it.
-        fieldSuggestions: !live || e.INTROSPECTION === true,
-      },
-      maxUpstreamCallsPerOperation: e.MAX_UPSTREAM_CALLS_PER_OPERATION,
-      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-      rateLimitMoneyPerMinute: e.RATE_LIMIT_MONEY_PER_MINUTE,
-      rateLimitStaffPerMinute: e.RATE_LIMIT_STAFF_PER_MINUTE,
-      rateLimitStaffMoneyPerMinute: e.RATE_LIMIT_STAFF_MONEY_PER_MINUTE,
-      corsOrigins: e.CORS_ORIGINS !== undefined ? parseOrigins(e.CORS_ORIGINS) : live ? [] : SANDBOX_CORS_ORIGINS,
-      graphiql: e.GRAPHIQL ?? !live,
-      introspection: e.INTROSPECTION ?? !live,
+    limits: limitsConfig(e, live),
+  };
+}
+
+/** The payment service's settings go together: both or neither, a secret key, and a way to verify tokens. */
+function checkPaymentService(e: Env): void {
+  if (e.PAYMENT_BASE_URL && !e.PAYMENT_API_KEY) {
+    throw new ConfigError('PAYMENT_API_KEY is required when PAYMENT_BASE_URL is set');
+  }
+  if (!e.PAYMENT_BASE_URL && e.PAYMENT_API_KEY) {
+    throw new ConfigError('PAYMENT_BASE_URL is required when PAYMENT_API_KEY is set (leave both unset to use the sandbox)');
+  }
+  if (e.PAYMENT_API_KEY && !/^sk_(test|live)_\S+$/.test(e.PAYMENT_API_KEY)) {
+    throw new ConfigError('PAYMENT_API_KEY is invalid: expected a secret key starting with sk_test_ or sk_live_');
+  }
+  if (e.PAYMENT_BASE_URL && !e.AUTH_JWT_SECRET && !e.AUTH_JWKS_URL) {
+    throw new ConfigError('AUTH_JWT_SECRET or AUTH_JWKS_URL is required when PAYMENT_BASE_URL is set (staff tokens must be verifiable)');
+  }
+  if (e.PAYMENT_BASE_URL && !e.AUTH_JWT_SECRET && !e.CLIENT_TOKEN_SECRET) {
+    throw new ConfigError('CLIENT_TOKEN_SECRET is required when PAYMENT_BASE_URL is set and AUTH_JWKS_URL is the only auth key');
+  }
+  // A claim that expired while its call was still running would let a retry send the payment again.
+  if (e.IDEMPOTENCY_PENDING_TTL_MS <= e.PAYMENT_TIMEOUT_MS) {
+    throw new ConfigError('IDEMPOTENCY_PENDING_TTL_MS must be longer than PAYMENT_TIMEOUT_MS');
+  }
+}
+
+function upstreamConfig(e: Env): Config['upstream'] {
+  return {
+    baseUrl: e.PAYMENT_BASE_URL ?? null,
+    apiKey: e.PAYMENT_API_KEY ?? null,
+    timeoutMs: e.PAYMENT_TIMEOUT_MS,
+    pageParam: e.PAYMENT_PAGE_PARAM,
+    pageSizeParam: e.PAYMENT_PAGE_SIZE_PARAM,
+    pageSize: e.PAYMENT_PAGE_SIZE,
+  };
+}
+
+/** Redis when any of its three topologies is named (a URL, Sentinels or Cluster nodes), else null. */
+function redisConfig(e: Env): RedisConfig | null {
+  if (e.REDIS_SENTINELS && e.REDIS_CLUSTER_NODES) {
+    throw new ConfigError('REDIS_SENTINELS and REDIS_CLUSTER_NODES are exclusive: Redis is either Sentinel-managed or a Cluster');
+  }
+  if (!e.REDIS_URL && !e.REDIS_SENTINELS && !e.REDIS_CLUSTER_NODES) return null;
+  return {
+    url: e.REDIS_URL ?? null,
+    sentinels: e.REDIS_SENTINELS ?? null,
+    sentinelName: e.REDIS_SENTINEL_NAME,
+    clusterNodes: e.REDIS_CLUSTER_NODES ?? null,
+    keyPrefix: e.REDIS_KEY_PREFIX,
+    minReplicas: e.REDIS_MIN_REPLICAS,
+    replicaTimeoutMs: e.REDIS_REPLICA_TIMEOUT_MS,
+  };
+}
+
+function authConfig(e: Env): Config['auth'] {
+  return {
+    jwtSecret: e.AUTH_JWT_SECRET ?? null,
+    jwksUrl: e.AUTH_JWKS_URL ?? null,
+    issuer: e.AUTH_ISSUER ?? null,
+    audience: e.AUTH_AUDIENCE ?? null,
+    clientTokenTtlSeconds: e.CLIENT_TOKEN_TTL,
+    clientTokenSecret: e.CLIENT_TOKEN_SECRET ?? null,
+  };
+}
+
+function payoutBatchesConfig(e: Env): Config['payoutBatches'] {
+  return {
+    maxItems: e.PAYOUT_BATCH_MAX_ITEMS,
+    approvalRequired: e.PAYOUT_BATCH_APPROVAL === 'required',
+    feeBps: e.PAYOUT_FEE_BPS,
+    callsPerSecond: e.PAYOUT_BATCH_CALLS_PER_SECOND,
+    pacingMarginMs: e.PAYOUT_BATCH_PACING_MARGIN_MS,
+    leaseMs: e.PAYOUT_BATCH_LEASE_MS,
+    settleWindowMs: e.PAYOUT_BATCH_SETTLE_MS,
+    followPollMs: e.PAYOUT_BATCH_FOLLOW_POLL_MS,
+  };
+}
+
+/** Request, document, rate and subscription limits; live mode closes what the sandbox leaves open. */
+function limitsConfig(e: Env, live: boolean): Config['limits'] {
+  return {
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    wsMaxConnectionsPerIp: e.WS_MAX_CONNECTIONS_PER_IP,
+    maxSubscriptionsPerSubject: e.MAX_SUBSCRIPTIONS_PER_SUBJECT,
+    maxSubscriptions: e.MAX_SUBSCRIPTIONS,
+    armor: {
+      maxDepth: e.MAX_DEPTH,
+      maxAliases: e.MAX_ALIASES,
+      maxTokens: e.MAX_TOKENS,
+      maxDirectives: e.MAX_DIRECTIVES,
+      maxCost: e.MAX_COST,
+      // "Did you mean ...?" would map the schema for someone who may not introspect it.
+      fieldSuggestions: !live || e.INTROSPECTION === true,
     },
+    maxUpstreamCallsPerOperation: e.MAX_UPSTREAM_CALLS_PER_OPERATION,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitMoneyPerMinute: e.RATE_LIMIT_MONEY_PER_MINUTE,
+    rateLimitStaffPerMinute: e.RATE_LIMIT_STAFF_PER_MINUTE,
+    rateLimitStaffMoneyPerMinute: e.RATE_LIMIT_STAFF_MONEY_PER_MINUTE,
+    corsOrigins: e.CORS_ORIGINS !== undefined ? parseOrigins(e.CORS_ORIGINS) : live ? [] : SANDBOX_CORS_ORIGINS,
+    graphiql: e.GRAPHIQL ?? !live,
+    introspection: e.INTROSPECTION ?? !live,
   };
 }
 

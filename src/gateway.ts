@@ -75,7 +75,15 @@ export interface StartGatewayOptions {
   idempotencyClock?: Pick<Clock, 'now'>;
   /** Sandbox mode without Redis: keep the in-memory event log in this file across restarts. */
   eventLogFile?: string;
+  /**
+   * Tests only: false starts no listener (the tests call `server.yoga.fetch` in process); `url` is then
+   * IN_PROCESS_URL, which nothing answers. Default true.
+   */
+  listen?: boolean;
 }
+
+/** The `url` of a gateway started with `listen: false`: no socket answers it. */
+export const IN_PROCESS_URL = 'http://in-process.invalid';
 
 /** The gateway's version (package.json), for the build-info metric. */
 function packageVersion(): string {
@@ -375,12 +383,12 @@ function buildServer({ config, log, options }: Startup, parts: ServerParts): Gat
 
 /** Listens, then reports readiness and the event log's lag in the metrics; returns the server's URL. */
 async function listen(
-  { config, log, shutdown }: Startup,
+  { config, log, options, shutdown }: Startup,
   service: PaymentService,
   parts: { server: GatewayServer; readiness: ReadinessProbe; bus: EventBus; observability: Observability },
 ): Promise<string> {
   const { server, readiness, bus, observability } = parts;
-  const url = await server.listen(config.port, config.host);
+  const url = options.listen === false ? IN_PROCESS_URL : await server.listen(config.port, config.host);
   shutdown.add(() => server.close({ graceMs: shutdown.graceMs }));
   observability.metrics.watch({ ready: () => readiness.current().ready && !server.leaving, eventLogLag: () => bus.lag() });
   // A service unreachable at start is one warning line (readiness stays 503 until it answers).

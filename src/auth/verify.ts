@@ -74,14 +74,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
   async function verifyStaff(token: string): Promise<StaffPrincipal> {
     const header = protectedHeader(token);
     if (isClientTyp(header.typ)) throw new AuthError('kind');
-    const alg = String(header.alg);
-    const keyed =
-      staffSecret && SECRET_ALGORITHMS.includes(alg)
-        ? { key: staffSecret, algorithms: SECRET_ALGORITHMS }
-        : jwks && JWKS_ALGORITHMS.includes(alg)
-          ? { key: jwks, algorithms: JWKS_ALGORITHMS }
-          : null;
-    if (!keyed) throw new AuthError('algorithm');
+    const keyed = staffKeyFor(String(header.alg), staffSecret, jwks);
     const options = {
       algorithms: keyed.algorithms,
       clockTolerance: STAFF_CLOCK_TOLERANCE_SECONDS,
@@ -151,6 +144,13 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     },
     mintClientToken: (resource, ttlSeconds = auth.clientTokenTtlSeconds) => signClientToken(clientKey, resource, ttlSeconds, now()),
   };
+}
+
+/** The key a staff token's algorithm names: the shared secret (HS*) or the key set (RS*, ES*...), as configured. */
+function staffKeyFor(alg: string, staffSecret: Uint8Array | null, jwks: JWTVerifyGetKey | null) {
+  if (staffSecret && SECRET_ALGORITHMS.includes(alg)) return { key: staffSecret, algorithms: SECRET_ALGORITHMS };
+  if (jwks && JWKS_ALGORITHMS.includes(alg)) return { key: jwks, algorithms: JWKS_ALGORITHMS };
+  throw new AuthError('algorithm');
 }
 
 function remoteKeys(url: string, options: TokenVerifierOptions): JWTVerifyGetKey {

@@ -8,9 +8,8 @@
 //   watcher that sees an event about its resource in the log and no such
 //   refresh within a grace period fetches the resource itself, so a lost
 //   pub/sub message (a Redis blip, a replica that died after appending) costs
-//   a fetch, never a missed update. Subscribers only ever see forward changes.
-import { Repeater } from '@repeaterjs/repeater';
-import type { EventBus, EventStream, ResourceChange } from '../events/bus.js';
+//   a fetch, never a missed update (resource-watch.ts). Subscribers only ever see forward changes.
+import type { EventBus } from '../events/bus.js';
 import type { EventLog } from '../events/log.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/types.js';
@@ -19,22 +18,15 @@ import type { StreamId } from '../events/stream-id.js';
 import type { ResourceKind } from '../upstream/types.js';
 import { createResourceFetcher, type LiveResource } from './fetch-resource.js';
 import { createPollers, type PollingOptions, type PollTimers } from './pollers.js';
-import { isForwardChange, isTerminal } from './status-order.js';
+import { SubscriptionInterruption } from './interruption.js';
+import { watchResource, type WatchServices } from './resource-watch.js';
 import { isNotFound } from '../upstream/call-error.js';
 import { canonicalReference } from '../upstream/checkout-reference.js';
 
 const EVENT_RESOURCE_TTL_MS = 10_000;
 export const DEFAULT_REFRESH_GRACE_MS = 1_000;
-/** Causes a watcher remembers (refreshes already received); older ones can no longer matter. */
-const REMEMBERED_CAUSES = 256;
 
-/**
- * Yielded in place of a value when a subscription's event source failed: the schema turns it into a
- * retryable SUBSCRIPTION_INTERRUPTED error and the stream ends; the client subscribes again (with `after`).
- */
-export class SubscriptionInterruption {
-  constructor(readonly reason: string) {}
-}
+export { SubscriptionInterruption };
 
 export interface LiveUpdates {
   /** After a webhook was appended: refresh its resource in the background (never in the request path). */
@@ -87,6 +79,7 @@ export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, ref
 
   /** Checkouts have two reference forms; subscriptions and events use the one fetch returns. */
   const toCanonical = (type: ResourceKind, reference: string) => canonicalReference(type, reference, (r) => fetchResource('checkout', r));
+  const watchServices: WatchServices = { bus, log, fetchResource, pollers, graceMs, toCanonical };
 
   return {
     history: bus.log,
@@ -101,81 +94,7 @@ export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, ref
         .catch((err: unknown) => log.warn('could not refresh resource after webhook', { type, reference: event.reference, error: err }));
     },
 
-    watch(type, reference) {
-      return new Repeater<LiveResource | SubscriptionInterruption>(async (push, stop) => {
-        let changes: EventStream<ResourceChange> | null = null;
-        let events: EventStream<LoggedPaymentEvent> | null = null;
-        let release = () => {};
-        let stopped = false;
-        const timers = new Set<NodeJS.Timeout>();
-        void stop.then(() => {
-          stopped = true;
-          release();
-          for (const timer of timers) clearTimeout(timer);
-          void changes?.return();
-          void events?.return();
-        });
-        const canonical = await toCanonical(type, reference);
-        if (stopped) return;
-        changes = bus.subscribeResourceChanged(type, canonical);
-        events = bus.subscribeResourceEvents(type, canonical);
-        // The bus's streams subscribe on their first pull: pull before reading the current state, so that
-        // no change falls between the two.
-        const firstChange = changes.next();
-        const firstEvent = events.next();
-        firstChange.catch(() => {}); // consumed below, or dropped when the client leaves first
-        firstEvent.catch(() => {});
-        const current = await fetchResource(type, canonical);
-        if (stopped) return;
-        // Not awaited: the poller and the listeners start now, whenever the client reads it.
-        void push(current);
-        if (isTerminal(type, current.status)) return stop();
-        let last = current.status;
-        release = pollers.acquire(type, canonical, current.status);
-
-        const interrupt = (reason: string) => {
-          if (stopped) return;
-          log.warn('resource subscription interrupted', { type, reference: canonical, reason });
-          void push(new SubscriptionInterruption(reason));
-          stop();
-        };
-        const offer = (resource: LiveResource) => {
-          if (stopped || !isForwardChange(type, last, resource.status)) return;
-          last = resource.status;
-          void push(resource);
-          if (isTerminal(type, resource.status)) stop();
-        };
-        const causes = new Set<string>();
-        const refreshAfter = (event: LoggedPaymentEvent) => {
-          if (causes.has(event.seq)) return;
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            if (stopped || causes.has(event.seq)) return;
-            fetchResource(type, canonical, Date.parse(event.receivedAt)).then(offer, (err: unknown) =>
-              interrupt(`could not fetch the resource after an event: ${(err as Error).message}`),
-            );
-          }, graceMs);
-          timers.add(timer);
-        };
-        const drive = async <T>(stream: EventStream<T>, first: Promise<IteratorResult<T>>, handle: (value: T) => void) => {
-          for (let step = first; ; step = stream.next()) {
-            const result = await step;
-            if (result.done || stopped) return;
-            handle(result.value);
-          }
-        };
-        const failed = (err: unknown) => interrupt((err as Error)?.message ?? String(err));
-        void drive(changes, firstChange, (change) => {
-          if (change.cause) {
-            causes.add(change.cause);
-            if (causes.size > REMEMBERED_CAUSES) causes.delete(causes.values().next().value!);
-          }
-          offer(change.resource as LiveResource);
-        }).catch(failed);
-        void drive(events, firstEvent, refreshAfter).catch(failed);
-        await stop;
-      });
-    },
+    watch: (type, reference) => watchResource(watchServices, type, reference),
 
     async paymentEvents(kinds, after = null, afterGeneration = null) {
       if (after) await bus.checkResumable(after, afterGeneration);

@@ -1,5 +1,6 @@
 // Public API of the embedded sandbox of the payment service (test mode).
 // See README.md in this folder for the behaviour and the documented choices.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { topUpWallet } from './balance.js';
 import { Scheduler, realClock, type Clock } from './clock.js';
@@ -125,13 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Every change comes through a request that is not a GET (or a timer it started, saved at close).
   if (persisted) server.on('request', (req, res) => void (req.method !== 'GET' && res.once('finish', () => persisted.changed())));
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(server, options.port ?? 0, host);
   baseUrl = `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`;
   log(`sandbox listening on ${baseUrl}`);
 
@@ -149,15 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     webhookFaults: webhookFaultControl,
     setWebhook: (target) => webhooks.setTarget(target),
-    setBalance(apiKey, patch) {
-      if (!isTestKey(apiKey)) throw new TypeError('setBalance needs a test key (sk_test_...)');
-      const account = accounts.authenticate(apiKey)!;
-      applyBucket(account.collection, patch.collection, 'collection');
-      for (const [wallet, bucket] of Object.entries(patch.wallets ?? {})) {
-        if (!(WALLETS as readonly string[]).includes(wallet)) throw new TypeError(`unknown wallet ${wallet}`);
-        applyBucket(account.wallets[wallet as Wallet], bucket, wallet);
-      }
-    },
+    setBalance: (apiKey, patch) => setBalance(accounts, apiKey, patch),
     topUp(apiKey, wallet, amount) {
       if (!isTestKey(apiKey)) throw new TypeError('topUp needs a test key (sk_test_...)');
       topUpWallet(accounts.authenticate(apiKey)!, wallet, { amount });
@@ -177,6 +164,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return closing;
     },
   };
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Test mode's balance setter: the key's collection balance and wallets, as given. */
+function setBalance(accounts: AccountStore, apiKey: string, patch: BalancePatch): void {
+  if (!isTestKey(apiKey)) throw new TypeError('setBalance needs a test key (sk_test_...)');
+  const account = accounts.authenticate(apiKey)!;
+  applyBucket(account.collection, patch.collection, 'collection');
+  for (const [wallet, bucket] of Object.entries(patch.wallets ?? {})) {
+    if (!(WALLETS as readonly string[]).includes(wallet)) throw new TypeError(`unknown wallet ${wallet}`);
+    applyBucket(account.wallets[wallet as Wallet], bucket, wallet);
+  }
 }
 
 function resolveDelays(overrides: Partial<SandboxDelays> = {}): SandboxDelays {

@@ -10,7 +10,7 @@
 import type { UpstreamConfig } from '../config.js';
 import { readEnvelope, type Envelope } from './envelope.js';
 import { mapFailure } from './failure.js';
-import { createTransport, type HttpCall } from './http.js';
+import { createTransport, type HttpCall, type Transport } from './http.js';
 import { BadBodyError } from './normalize.js';
 import { callOutcome, type UpstreamObserver } from './observation.js';
 import { OPERATION_NAMES, PAYMENT_PATH, declarationOf, endpointOf, type Operation, type OperationDeclaration } from './operations.js';
@@ -32,6 +32,52 @@ export interface UpstreamClientOptions {
   traceHeaders?: () => Record<string, string>;
 }
 
+/** One call's exchange: the answer read as an envelope, its failure mapped, its data normalized. */
+async function exchange<T>(
+  http: Transport,
+  operation: Operation,
+  req: HttpCall,
+  read: (env: Envelope) => T,
+  /** A failure envelope that still carries a result (bulk transfers). */
+  readFailure?: (env: Envelope) => boolean,
+): Promise<T> {
+  const res = await http.send(req);
+  const reading = readEnvelope(res.text);
+  if (!reading.ok) {
+    const kind = reading.reason === 'empty' && res.statusCode >= 500 ? 'http_status' : 'bad_body';
+    throw http.fault(kind, {
+      idempotent: req.idempotent,
+      httpStatus: res.statusCode,
+      detail: kind === 'bad_body' ? `HTTP ${res.statusCode}, ${READING_DETAIL[reading.reason]}` : undefined,
+    });
+  }
+  const env = reading.envelope;
+  if (!env.status && !(readFailure?.(env) ?? false)) {
+    throw mapFailure(env, { operation, httpStatus: res.statusCode, redact: http.redact });
+  }
+  try {
+    return read(env);
+  } catch (err) {
+    throw http.fault('bad_body', {
+      idempotent: req.idempotent,
+      httpStatus: res.statusCode,
+      detail: err instanceof BadBodyError ? err.message : 'unexpected response shape',
+    });
+  }
+}
+
+function httpCall<K extends Operation>(
+  config: UpstreamConfig,
+  declaration: OperationDeclaration<K>,
+  args: Parameters<UpstreamClient[K]>,
+): HttpCall {
+  const { reference, query, body } = declaration.request?.(args, config) ?? {};
+  const path = declaration.path.replace('{reference}', () => segment(reference as string));
+  // Only a read is safe to send twice (cancelSettlement is a GET that changes state).
+  const idempotent = declaration.method === 'GET' && !declaration.movesMoney;
+  return { method: declaration.method, path: `${PAYMENT_PATH}${path}`, query, body, idempotent };
+}
+
 export function createUpstreamClient(config: UpstreamConfig, options: UpstreamClientOptions = {}): UpstreamClient {
   const { observe, ...transportOptions } = options;
   const http = createTransport({
@@ -47,7 +93,7 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
     read: (env: Envelope) => T,
     readFailure?: (env: Envelope) => boolean,
   ): Promise<T> {
-    if (!observe) return exchange(operation, req, read, readFailure);
+    if (!observe) return exchange(http, operation, req, read, readFailure);
     const startedAt = Date.now();
     const started = performance.now();
     const report = (outcome: string) => {
@@ -58,44 +104,12 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
       }
     };
     try {
-      const result = await exchange(operation, req, read, readFailure);
+      const result = await exchange(http, operation, req, read, readFailure);
       report('success');
       return result;
     } catch (err) {
       report(callOutcome(err));
       throw err;
-    }
-  }
-
-  async function exchange<T>(
-    operation: Operation,
-    req: HttpCall,
-    read: (env: Envelope) => T,
-    /** A failure envelope that still carries a result (bulk transfers). */
-    readFailure?: (env: Envelope) => boolean,
-  ): Promise<T> {
-    const res = await http.send(req);
-    const reading = readEnvelope(res.text);
-    if (!reading.ok) {
-      const kind = reading.reason === 'empty' && res.statusCode >= 500 ? 'http_status' : 'bad_body';
-      throw http.fault(kind, {
-        idempotent: req.idempotent,
-        httpStatus: res.statusCode,
-        detail: kind === 'bad_body' ? `HTTP ${res.statusCode}, ${READING_DETAIL[reading.reason]}` : undefined,
-      });
-    }
-    const env = reading.envelope;
-    if (!env.status && !(readFailure?.(env) ?? false)) {
-      throw mapFailure(env, { operation, httpStatus: res.statusCode, redact: http.redact });
-    }
-    try {
-      return read(env);
-    } catch (err) {
-      throw http.fault('bad_body', {
-        idempotent: req.idempotent,
-        httpStatus: res.statusCode,
-        detail: err instanceof BadBodyError ? err.message : 'unexpected response shape',
-      });
     }
   }
 
@@ -106,17 +120,9 @@ export function createUpstreamClient(config: UpstreamConfig, options: UpstreamCl
   function operation<K extends Operation>(name: K) {
     const declaration: OperationDeclaration<K> = declarationOf(name);
     return async (...args: Parameters<UpstreamClient[K]>) => {
-      const req = httpCall(declaration, args);
+      const req = httpCall(config, declaration, args);
       return call(name, req, (env) => declaration.read(env, args), declaration.readsFailure);
     };
-  }
-
-  function httpCall<K extends Operation>(declaration: OperationDeclaration<K>, args: Parameters<UpstreamClient[K]>): HttpCall {
-    const { reference, query, body } = declaration.request?.(args, config) ?? {};
-    const path = declaration.path.replace('{reference}', () => segment(reference as string));
-    // Only a read is safe to send twice (cancelSettlement is a GET that changes state).
-    const idempotent = declaration.method === 'GET' && !declaration.movesMoney;
-    return { method: declaration.method, path: `${PAYMENT_PATH}${path}`, query, body, idempotent };
   }
 
   // TypeScript cannot relate each name to its own method in a loop over a union: the declarations' types are checked above.

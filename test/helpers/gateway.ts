@@ -1,15 +1,18 @@
 // Starts what the GraphQL tests talk to: the sandbox (a real payment service
 // over HTTP) and a gateway configured against it exactly as in production
-// (PAYMENT_BASE_URL + PAYMENT_API_KEY), both on free ports.
+// (PAYMENT_BASE_URL + PAYMENT_API_KEY), both on free ports. With `inProcess`, the
+// gateway listens on no port: `gql` goes through yoga.fetch (how graphql-yoga tests
+// itself), for suites whose subject is the schema, not the socket.
 import { randomBytes } from 'node:crypto';
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { request } from 'undici';
 import { SCOPES, mintStaffToken, type Scope } from '../../src/auth/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../src/gateway.js';
+import { GRAPHQL_PATH } from '../../src/http/server.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
+import { GRAPHQL_ACCEPT, post } from './http.js';
 import { startTestSandbox } from './sandbox.js';
 import { newKey } from './sandbox-api.js';
 
@@ -51,6 +54,12 @@ export interface StackOptions {
   clock?: StartGatewayOptions['clock'];
   /** The idempotency store's time (claim expiry, settle window), e.g. a manual clock a test moves. Default: the real one. */
   idempotencyClock?: StartGatewayOptions['idempotencyClock'];
+  /**
+   * The gateway listens on no port and `gql` calls yoga.fetch in process: for tests of the schema, access, errors
+   * and pagination. What it skips is the HTTP server's own work (src/http/request-handler.ts: security headers,
+   * the body limit, the duplicate-credential check), which its suites test over real sockets. Not with `sandboxWebhooks`.
+   */
+  inProcess?: boolean;
 }
 
 export const testKey = (label = 'gw'): string => newKey(label);
@@ -84,10 +93,12 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   });
   const logLines: string[] = [];
   const log: Logger = createLogger('debug', { write: (line) => logLines.push(line) });
+  if (options.inProcess && options.sandboxWebhooks) throw new Error('sandboxWebhooks needs a listening gateway: drop inProcess');
   const gateway = await startGateway(config, log, {
     redisNamespace: options.redisNamespace,
     clock: options.clock,
     idempotencyClock: options.idempotencyClock,
+    listen: !options.inProcess,
   });
   // The readiness probe checks the service once at start: let that GET land before a test counts requests.
   await gateway.readiness.firstCheck;
@@ -104,13 +115,10 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     jwtSecret,
     staffToken,
     mintToken,
-    gql: (doc, variables, headers = {}) =>
-      postGraphQL(
-        gateway.graphqlUrl,
-        doc,
-        variables,
-        hasAuthorization(headers) ? headers : { authorization: `Bearer ${staffToken}`, ...headers },
-      ),
+    gql: (doc, variables, headers = {}) => {
+      const sent = hasAuthorization(headers) ? headers : { authorization: `Bearer ${staffToken}`, ...headers };
+      return options.inProcess ? fetchGraphQL(gateway, doc, variables, sent) : postGraphQL(gateway.graphqlUrl, doc, variables, sent);
+    },
     close: async () => {
       await gateway.close();
       if (!options.sharedSandbox) await sandbox.close();
@@ -128,12 +136,24 @@ export async function postGraphQL<R, V>(
   variables?: V,
   headers: Record<string, string> = {},
 ): Promise<GraphQLResponse<R>> {
-  const res = await request(url, {
+  const { status, raw } = await post(url, { query: print(doc), variables }, { accept: GRAPHQL_ACCEPT, ...headers });
+  const parsed = JSON.parse(raw) as { data?: R | null; errors?: GraphQLResponse<R>['errors'] };
+  return { status, data: parsed.data, errors: parsed.errors, raw };
+}
+
+/** Sends a GraphQL request to the gateway's yoga instance in process (no socket), as graphql-yoga's own tests do. */
+export async function fetchGraphQL<R, V>(
+  gateway: RunningGateway,
+  doc: TypedDocumentNode<R, V>,
+  variables?: V,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse<R>> {
+  const res = await gateway.server.yoga.fetch(`http://yoga${GRAPHQL_PATH}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+    headers: { 'content-type': 'application/json', accept: GRAPHQL_ACCEPT, ...headers },
     body: JSON.stringify({ query: print(doc), variables }),
   });
-  const raw = await res.body.text();
+  const raw = await res.text();
   const parsed = JSON.parse(raw) as { data?: R | null; errors?: GraphQLResponse<R>['errors'] };
-  return { status: res.statusCode, data: parsed.data, errors: parsed.errors, raw };
+  return { status: res.status, data: parsed.data, errors: parsed.errors, raw };
 }

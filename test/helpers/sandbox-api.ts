@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'undici';
+import { TEST_OTP } from '../../src/sandbox/index.js';
 
 /** A fresh test key: the sandbox keeps one isolated, pre-funded account per key. */
 export function newKey(label = 'key'): string {
@@ -97,6 +98,14 @@ export class Api {
     const res = await this.createCharge(provider, phone, amount, extra);
     if (res.status !== 201) throw new Error(`charge not created: ${res.text}`);
     return res.body.data.reference as string;
+  }
+
+  /** An opa_bf charge of 1,000 XOF paid with the test OTP (the service emits exactly one event: charge.success); its reference. */
+  async paidCharge(): Promise<string> {
+    const reference = await this.newCharge('opa_bf', '76000000', 1000);
+    const paid = await this.submitOtp(reference, TEST_OTP);
+    if (paid.status !== 200) throw new Error(`OTP not accepted: ${paid.text}`);
+    return reference;
   }
 
   async submitOtp(chargeReference: string, otp: string) {

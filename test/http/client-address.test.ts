@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
-import { post } from '../security/support.js';
+import { postDocument } from '../security/support.js';
 
 const CREATE_CHARGE = `mutation ($input: CreateChargeInput!) {
   createCharge(input: $input) { __typename ... on CreateChargePayload { reference clientToken } }
@@ -21,7 +21,7 @@ const SUBMIT_OTP = `mutation ($input: SubmitChargeOtpInput!) {
 /** A customer: the client token of a charge (OTP flow) the merchant's server created. */
 async function customer(stack: TestStack): Promise<{ reference: string; authorization: string }> {
   const input = { amount: 2500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: randomUUID() };
-  const res = await post(stack, { query: CREATE_CHARGE, variables: { input } });
+  const res = await postDocument(stack, { query: CREATE_CHARGE, variables: { input } });
   const created = res.body.data?.createCharge as { reference: string; clientToken: string };
   expect(created, res.raw).toMatchObject({ reference: expect.any(String), clientToken: expect.any(String) });
   return { reference: created.reference, authorization: `Bearer ${created.clientToken}` };
@@ -37,7 +37,7 @@ function auditOf(stack: TestStack, reference: string): Record<string, unknown> {
 
 async function submitOtp(stack: TestStack, who: { reference: string; authorization: string }, headers: Record<string, string>) {
   const input = { chargeReference: who.reference, otp: '123456' };
-  return post(stack, { query: SUBMIT_OTP, variables: { input } }, { authorization: who.authorization, ...headers });
+  return postDocument(stack, { query: SUBMIT_OTP, variables: { input } }, { authorization: who.authorization, ...headers });
 }
 
 /** Opens a WebSocket upgrade with these headers: 'open', or the HTTP status it was refused with. */
@@ -81,11 +81,15 @@ describe('TRUST_PROXY=1 (one balancer in front)', () => {
     const [one, two] = [await customer(trusted), await customer(trusted)];
     const asOne = { authorization: one.authorization, 'x-forwarded-for': '203.0.113.7' };
     const asTwo = { authorization: two.authorization, 'x-forwarded-for': '203.0.113.8' };
-    const first = [await post(trusted, QUERY, asOne), await post(trusted, QUERY, asOne), await post(trusted, QUERY, asOne)];
+    const first = [
+      await postDocument(trusted, QUERY, asOne),
+      await postDocument(trusted, QUERY, asOne),
+      await postDocument(trusted, QUERY, asOne),
+    ];
     expect(first.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect((await post(trusted, QUERY, asOne)).status).toBe(429);
+    expect((await postDocument(trusted, QUERY, asOne)).status).toBe(429);
     // The other customer, through the same proxy (same socket address), still has its whole budget.
-    expect((await post(trusted, QUERY, asTwo)).status).toBe(200);
+    expect((await postDocument(trusted, QUERY, asTwo)).status).toBe(200);
   });
 
   it('writes the forwarded address in the audit line; a spoofed entry before it is not believed', async () => {
@@ -123,8 +127,10 @@ describe('without TRUST_PROXY (the default)', () => {
   it('ignores X-Forwarded-For and X-Forwarded-Proto: one address, one budget, the socket peer in the audit line', async () => {
     const [one, two] = [await customer(untrusted), await customer(untrusted)];
     for (let i = 0; i < 3; i++)
-      expect((await post(untrusted, QUERY, { authorization: one.authorization, 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
-    expect((await post(untrusted, QUERY, { authorization: two.authorization, 'x-forwarded-for': '203.0.113.8' })).status).toBe(429);
+      expect((await postDocument(untrusted, QUERY, { authorization: one.authorization, 'x-forwarded-for': '203.0.113.7' })).status).toBe(
+        200,
+      );
+    expect((await postDocument(untrusted, QUERY, { authorization: two.authorization, 'x-forwarded-for': '203.0.113.8' })).status).toBe(429);
 
     const who = await customer(untrusted);
     await submitOtp(untrusted, who, { 'x-forwarded-for': '203.0.113.20' });

@@ -7,6 +7,7 @@
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { request } from 'undici';
+import { post } from '../helpers/http.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deriveClientTokenSecret } from '../../src/auth/index.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
@@ -89,18 +90,9 @@ describe('a client token one second past its exp', () => {
 describe('two credentials in one request', () => {
   const BALANCE = JSON.stringify({ query: '{ balance { currency } }' });
 
-  async function post(rawHeaders: string[], accept = 'application/json') {
-    const res = await request(stack.gateway.graphqlUrl, {
-      method: 'POST',
-      headers: ['content-type', 'application/json', 'accept', accept, ...rawHeaders],
-      body: BALANCE,
-    });
-    const raw = await res.body.text();
-    return {
-      status: res.statusCode,
-      raw,
-      body: JSON.parse(raw) as { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> },
-    };
+  async function postBalance(rawHeaders: string[], accept = 'application/json') {
+    const res = await post(stack.gateway.graphqlUrl, BALANCE, ['accept', accept, ...rawHeaders]);
+    return { ...res, body: JSON.parse(res.raw) as { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } };
   }
 
   it('two Authorization headers: 400 DUPLICATE_AUTHORIZATION, whichever comes first, and nothing reaches the service', async () => {
@@ -111,7 +103,7 @@ describe('two credentials in one request', () => {
       ['authorization', `Bearer ${back}`, 'authorization', `Bearer ${other}`],
       ['Authorization', `Bearer ${back}`, 'AUTHORIZATION', 'Basic dXNlcjpwYXNz'],
     ]) {
-      const res = await post(pair);
+      const res = await postBalance(pair);
       expect(res.status, res.raw).toBe(400);
       expect(res.body.errors?.map((e) => e.extensions?.code)).toEqual(['DUPLICATE_AUTHORIZATION']);
       expect(res.body.errors?.[0]?.extensions?.messageFr).toBeTruthy();
@@ -119,12 +111,12 @@ describe('two credentials in one request', () => {
     }
     expect(stack.sandbox.requests.count()).toBe(0);
     // One of them alone is served.
-    expect((await post(['authorization', `Bearer ${back}`])).status).toBe(200);
+    expect((await postBalance(['authorization', `Bearer ${back}`])).status).toBe(200);
   });
 
   it('one header holding a comma-joined pair (how a proxy merges repeated headers): 400', async () => {
     const back = await stack.mintToken(['payments:read'], 'back-office');
-    const res = await post(['authorization', `Bearer ${back}, Bearer ${back}`]);
+    const res = await postBalance(['authorization', `Bearer ${back}, Bearer ${back}`]);
     expect(res.status, res.raw).toBe(400);
     expect(res.body.errors?.map((e) => e.extensions?.code)).toEqual(['DUPLICATE_AUTHORIZATION']);
   });

@@ -9,6 +9,7 @@ import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mintStaffToken, type Scope } from '../../src/auth/index.js';
+import { createOtpCharge } from '../helpers/charges.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import {
   disposeAllClients,
@@ -23,7 +24,7 @@ import {
   type BusProbe,
   type TestClient,
 } from '../live/helpers.js';
-import { bearer, codesOf, postQuery } from '../schema/auth-support.js';
+import { codesOf } from '../schema/auth-support.js';
 
 let stack: TestStack;
 let probe: BusProbe;
@@ -68,22 +69,6 @@ function errorCodes(answer: Awaited<ReturnType<typeof firstAnswer>>['answer']): 
 
 async function token(scopes: Scope[], subject = 'ws-staff', ttlSeconds = 3600): Promise<string> {
   return (await mintStaffToken({ secret: stack.jwtSecret, scopes, subject, ttlSeconds })).token;
-}
-
-const CREATE_CHARGE = `mutation ($input: CreateChargeInput!) {
-  createCharge(input: $input) { __typename ... on CreateChargePayload { reference clientToken } ... on PaymentError { code message } }
-}`;
-
-async function createOtpCharge(): Promise<{ reference: string; clientToken: string }> {
-  const input = { amount: 1500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: randomUUID() };
-  const res = await postQuery<{ createCharge: { __typename: string; reference: string; clientToken: string } }>(
-    stack.gateway.graphqlUrl,
-    CREATE_CHARGE,
-    { input },
-    bearer(stack.staffToken),
-  );
-  expect(res.body.data?.createCharge.__typename, res.raw).toBe('CreateChargePayload');
-  return res.body.data!.createCharge;
 }
 
 describe('connecting', () => {
@@ -165,8 +150,8 @@ describe('a subscription the token may not run errors alone; the socket stays', 
   });
 
   it("a client token: another charge's chargeUpdated is FORBIDDEN; its own charge's updates arrive on the same socket", async () => {
-    const own = await createOtpCharge();
-    const other = await createOtpCharge();
+    const own = await createOtpCharge(stack, { provider: 'OPC_BF' });
+    const other = await createOtpCharge(stack, { provider: 'OPC_BF' });
     const ws = connectWith(own.clientToken);
     await ws.connected;
 
@@ -219,8 +204,8 @@ describe('mutations over WebSocket follow the HTTP rules', () => {
   });
 
   it("a client token: createTransfer and another charge's OTP are FORBIDDEN, nothing sent", async () => {
-    const own = await createOtpCharge();
-    const other = await createOtpCharge();
+    const own = await createOtpCharge(stack, { provider: 'OPC_BF' });
+    const other = await createOtpCharge(stack, { provider: 'OPC_BF' });
     const ws = connectWith(own.clientToken);
     await ws.connected;
     stack.sandbox.requests.clear();

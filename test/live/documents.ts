@@ -2,6 +2,7 @@
 // (test/gql), printed for graphql-ws and SSE.
 import { randomUUID } from 'node:crypto';
 import { graphql } from '../gql/index.js';
+import { createOtpCharge as createOtpChargeWithToken } from '../helpers/charges.js';
 import type { TestStack } from '../helpers/gateway.js';
 
 export const ChargeUpdated = graphql(`
@@ -108,13 +109,9 @@ function fail(what: string, result: { __typename: string; message?: string }): n
   throw new Error(`${what} returned ${result.__typename}${result.message ? `: ${result.message}` : ''}`);
 }
 
-/** An opa_bf charge waiting for its OTP (send_otp). 76000002 ends failed on the OTP. */
+/** An opa_bf charge waiting for its OTP (send_otp), its reference (test/helpers/charges.ts). 76000002 ends failed on the OTP. */
 export async function createOtpCharge(stack: TestStack, phone = '76000000', amount = 1500): Promise<string> {
-  const res = await stack.gql(CreateCharge, { input: { amount, phone, provider: 'OPA_BF', idempotencyKey: randomUUID() } });
-  const result = res.data?.createCharge;
-  if (result?.__typename !== 'CreateChargePayload') fail('createCharge', (result ?? { __typename: `errors ${res.raw}` }) as never);
-  if (result.status !== 'SEND_OTP') throw new Error(`expected SEND_OTP, got ${result.status}`);
-  return result.reference;
+  return (await createOtpChargeWithToken(stack, { phone, amount })).reference;
 }
 
 /** An opb_bf charge confirmed by USSD: pay_offline, completes by itself after payOfflineMs. */

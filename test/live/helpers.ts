@@ -6,7 +6,7 @@ import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import { request } from 'undici';
+import { post } from '../helpers/http.js';
 import type { EventBus, EventStream } from '../../src/events/bus.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { signBody } from '../../src/webhooks/signature.js';
@@ -294,12 +294,8 @@ export async function postWebhook(
   body: string,
   scheme: 'hmac-sha256-hex' | 'sha256-base64' = 'hmac-sha256-hex',
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await request(webhookUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-webhook-hash': signBody(body, secret, scheme) },
-    body,
-  });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+  const res = await post(webhookUrl, body, { 'x-webhook-hash': signBody(body, secret, scheme) });
+  return { status: res.status, json: JSON.parse(res.raw) as Record<string, unknown> };
 }
 
 // ---------------------------------------------------------------- upstream probe

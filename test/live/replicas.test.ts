@@ -8,7 +8,8 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace, waitForSubscribers } from '../events/redis-helpers.js';
-import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { testKey, type TestStack } from '../helpers/gateway.js';
+import { startReplica } from '../helpers/replica.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { ChargeUpdated, PaymentEventIds, PaymentEvents, createOtpCharge, submitOtp } from './documents.js';
 import {
@@ -39,22 +40,16 @@ let a: Replica;
 let b: Replica;
 let redis: Redis;
 
-async function startReplica(apiKey: string): Promise<Replica> {
-  const stack = await startStack({
-    sharedSandbox: sandbox,
-    apiKey,
-    webhookSecret: secret,
-    redisNamespace: namespace,
-    env: { REDIS_URL, SUBSCRIPTION_POLL_MS: '0' },
-  });
+async function replicaOf(apiKey: string): Promise<Replica> {
+  const stack = await startReplica({ sandbox, apiKey, webhookSecret: secret, redisNamespace: namespace }, { SUBSCRIPTION_POLL_MS: '0' });
   return { stack, bus: probeBus(stack.gateway.bus), upstream: probeUpstream(stack.gateway.upstream) };
 }
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   const apiKey = testKey('replicas');
-  a = await startReplica(apiKey);
-  b = await startReplica(apiKey);
+  a = await replicaOf(apiKey);
+  b = await replicaOf(apiKey);
   redis = new Redis(REDIS_URL);
   expect(a.stack.gateway.bus.mode).toBe('redis');
   expect(a.stack.webhookSecret).toBe(b.stack.webhookSecret);

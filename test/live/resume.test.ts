@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEventId } from '../../src/events/stream-id.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
-import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { testKey, type TestStack } from '../helpers/gateway.js';
+import { startReplica } from '../helpers/replica.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { ResumableEvents } from './event-documents.js';
 import {
@@ -38,22 +39,19 @@ let a: Replica;
 let b: Replica;
 let redis: Redis;
 
-async function startReplica(): Promise<Replica> {
-  const stack = await startStack({
-    sharedSandbox: sandbox,
-    apiKey,
-    webhookSecret: secret,
-    redisNamespace: namespace,
-    env: { REDIS_URL, SUBSCRIPTION_POLL_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' },
-  });
+async function replica(): Promise<Replica> {
+  const stack = await startReplica(
+    { sandbox, apiKey, webhookSecret: secret, redisNamespace: namespace },
+    { SUBSCRIPTION_POLL_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' },
+  );
   return { stack, probe: probeBus(stack.gateway.bus) };
 }
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   apiKey = testKey('resume');
-  a = await startReplica();
-  b = await startReplica();
+  a = await replica();
+  b = await replica();
   redis = new Redis(REDIS_URL);
 });
 afterEach(async () => {
@@ -179,7 +177,7 @@ describe('paymentEvents(after:)', () => {
     await b.stack.close(); // B goes away mid-stream; its client's socket closes
     await withTimeout(sub.ended, 5_000, 'the subscription on the stopped replica to end');
     got.push(...sub.results.slice(40).map((r) => ({ id: r.data!.paymentEvents.id, reference: r.data!.paymentEvents.reference })));
-    b = await startReplica();
+    b = await replica();
 
     sub = subscribe(staffClient(b.stack), ResumableEvents, { kinds: [kind], after: got.at(-1)!.id });
     got.push(...(await take(sub, total - got.length, 'the rest, after the restart')));

@@ -1,7 +1,7 @@
 // Webhook delivery faults: duplicate, late, out of order, dropped; each checked
 // at a real HTTP receiver that records the bytes and signatures that arrive.
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_OTP, manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
+import { manualClock, startSandbox, type ManualClock, type Sandbox } from '../../src/sandbox/index.js';
 import { Api, newKey } from './helpers.js';
 import { hmacHex, startRecorder, type Recorder } from './webhook-recorder.js';
 
@@ -33,13 +33,6 @@ async function setup(clock?: ManualClock): Promise<Setup> {
   return { recorder, sandbox, api };
 }
 
-/** A charge paid by OTP: emits exactly one event, charge.success. */
-async function paidCharge(api: Api): Promise<string> {
-  const reference = (await api.createCharge('opa_bf', '76000000', 1000)).body.data.reference as string;
-  expect((await api.submitOtp(reference, TEST_OTP)).status).toBe(200);
-  return reference;
-}
-
 /** Emits exactly one event, checkout.pending. */
 async function checkout(api: Api): Promise<string> {
   const res = await api.post('/v1/payment/checkouts/initialize/', {
@@ -61,7 +54,7 @@ describe('duplicate', () => {
     const clock = manualClock();
     const { recorder, sandbox, api } = await setup(clock);
     sandbox.webhookFaults.add({ kind: 'duplicate', event: 'charge.success' });
-    const ref = await paidCharge(api);
+    const ref = await api.paidCharge();
     await clock.advance(0);
 
     expect(recorder.order()).toEqual([`charge.success ${ref}`, `charge.success ${ref}`]);
@@ -77,7 +70,7 @@ describe('duplicate', () => {
 
     // times defaults to 1: the next event is delivered once.
     expect(sandbox.webhookFaults.list()).toEqual([]);
-    const next = await paidCharge(api);
+    const next = await api.paidCharge();
     await clock.advance(0);
     expect(recorder.order().slice(2)).toEqual([`charge.success ${next}`]);
   });
@@ -89,7 +82,7 @@ describe('delay', () => {
     const { recorder, sandbox, api } = await setup(clock);
     const due = clock.now() + 60_000;
     sandbox.webhookFaults.add({ kind: 'delay', event: 'charge.success', until: due });
-    const ref = await paidCharge(api);
+    const ref = await api.paidCharge();
 
     await clock.advance(59_999);
     expect(recorder.arrivals).toEqual([]);
@@ -135,11 +128,11 @@ describe('out_of_order', () => {
     const clock = manualClock();
     const { recorder, sandbox, api } = await setup(clock);
     sandbox.webhookFaults.add({ kind: 'out_of_order', event: 'charge.success' });
-    const first = await paidCharge(api);
+    const first = await api.paidCharge();
     await clock.advance(60_000);
     expect(recorder.arrivals).toEqual([]);
 
-    const second = await paidCharge(api);
+    const second = await api.paidCharge();
     await clock.advance(0);
     expect(recorder.order()).toEqual([`charge.success ${second}`, `charge.success ${first}`]);
     expectSigned(recorder);
@@ -168,12 +161,12 @@ describe('drop', () => {
     const clock = manualClock();
     const { recorder, sandbox, api } = await setup(clock);
     sandbox.webhookFaults.add({ kind: 'drop', event: 'charge.success' });
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(60_000);
     expect(recorder.arrivals).toEqual([]);
     expect(sandbox.webhooks.all()).toEqual([]);
 
-    const next = await paidCharge(api);
+    const next = await api.paidCharge();
     await clock.advance(0);
     expect(recorder.order()).toEqual([`charge.success ${next}`]);
     expectSigned(recorder);

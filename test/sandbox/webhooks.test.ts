@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_OTP, WEBHOOK_EVENT_KINDS, manualClock, startSandbox } from '../../src/sandbox/index.js';
+import { WEBHOOK_EVENT_KINDS, manualClock, startSandbox } from '../../src/sandbox/index.js';
 import { Api, newKey, startReceiver } from './helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -26,16 +26,10 @@ async function setup(respond?: (n: number) => number, options: { scheme?: 'hmac-
   return { receiver, clock, sandbox, api };
 }
 
-async function paidCharge(api: Api) {
-  const ref = (await api.createCharge('opa_bf', '76000000', 1000)).body.data.reference;
-  await api.submitOtp(ref, TEST_OTP);
-  return ref as string;
-}
-
 describe('webhook delivery', () => {
   it('hmac-sha256-hex: hex HMAC of the exact body; data is the resource as fetch returns it', async () => {
     const { receiver, clock, api } = await setup();
-    const ref = await paidCharge(api);
+    const ref = await api.paidCharge();
     await clock.advance(0);
     expect(receiver.received).toHaveLength(1);
     const hit = receiver.received[0]!;
@@ -47,7 +41,7 @@ describe('webhook delivery', () => {
 
   it('sha256-base64: base64 SHA-256 of body followed by the secret', async () => {
     const { receiver, clock, api } = await setup(undefined, { scheme: 'sha256-base64' });
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(0);
     const hit = receiver.received[0]!;
     const expected = createHash('sha256')
@@ -60,7 +54,7 @@ describe('webhook delivery', () => {
   it('retries a 500 with exponential backoff on the clock, resending the same bytes and signature', async () => {
     const { receiver, clock, sandbox, api } = await setup((n) => (n < 2 ? 500 : 200));
     const t0 = clock.now();
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(0);
     expect(receiver.received).toHaveLength(1);
     await clock.advance(999);
@@ -85,7 +79,7 @@ describe('webhook delivery', () => {
 
   it('gives up after 3 retries (4 attempts: +1 s, +2 s, +4 s)', async () => {
     const { receiver, clock, sandbox, api } = await setup(() => 503);
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(60_000);
     expect(receiver.received).toHaveLength(4);
     expect(sandbox.webhooks.all().map((d) => d.attempt)).toEqual([1, 2, 3, 4]);
@@ -100,7 +94,7 @@ describe('webhook delivery', () => {
     const port = (dead.address() as AddressInfo).port;
     await new Promise<void>((r) => dead.close(() => r()));
     sandbox.setWebhook({ url: `http://127.0.0.1:${port}/x?token=abc`, secret: 'k', scheme: 'hmac-sha256-hex' });
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(10_000);
     const log = sandbox.webhooks.all();
     expect(log).toHaveLength(4);
@@ -113,12 +107,12 @@ describe('webhook delivery', () => {
     const second = await startReceiver();
     cleanups.push(() => second.close());
     sandbox.setWebhook({ url: second.url, secret: 'other', scheme: 'sha256-base64' });
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(0);
     expect(receiver.received).toHaveLength(0);
     expect(second.events()).toEqual(['charge.success']);
     sandbox.setWebhook(null);
-    await paidCharge(api);
+    await api.paidCharge();
     await clock.advance(0);
     expect(second.received).toHaveLength(1);
     expect(() => sandbox.setWebhook({ url: 'ftp://x', secret: 'a', scheme: 'hmac-sha256-hex' })).toThrow();
@@ -180,7 +174,7 @@ describe('webhook delivery', () => {
 
   it('retries on the real clock with a tiny base delay', async () => {
     const { receiver, sandbox, api } = await setup((n) => (n === 0 ? 500 : 204), { realClock: true });
-    await paidCharge(api);
+    await api.paidCharge();
     await expect.poll(() => receiver.received.length).toBe(2);
     await sandbox.webhooks.idle();
     expect(sandbox.webhooks.all().map((d) => d.httpStatus)).toEqual([500, 204]);

@@ -16,7 +16,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { request } from 'undici';
+import { GRAPHQL_ACCEPT, post } from '../helpers/http.js';
 import type { RootType } from '../helpers/scope-table.js';
 import type { EventBus } from '../../src/events/bus.js';
 import { withTimeout } from '../helpers/wait.js';
@@ -48,13 +48,8 @@ export async function postQuery<D = Record<string, unknown>>(
   variables: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Promise<RawResponse<D>> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  const raw = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, body: JSON.parse(raw) as ExecutionBody<D>, raw };
+  const res = await post(url, { query, variables }, { accept: GRAPHQL_ACCEPT, ...headers });
+  return { ...res, body: JSON.parse(res.raw) as ExecutionBody<D> };
 }
 
 export function codesOf(errors: GraphQLErrorShape[] | undefined): unknown[] {

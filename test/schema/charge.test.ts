@@ -50,7 +50,7 @@ let clock: ManualClock;
 let stack: TestStack;
 beforeAll(async () => {
   clock = manualClock();
-  stack = await startStack({ sandbox: { clock } });
+  stack = await startStack({ inProcess: true, sandbox: { clock } });
 });
 afterAll(() => stack.close());
 

@@ -81,7 +81,7 @@ function prng(seed: number) {
 
 beforeAll(async () => {
   clock = manualClock(Date.UTC(2025, 0, 15, 9, 0, 0));
-  stack = await startStack({ sandbox: { clock } });
+  stack = await startStack({ inProcess: true, sandbox: { clock } });
   const rest = new Api(stack.sandbox.url, stack.apiKey);
   const pick = prng(20250115);
   const providers = Object.keys(PHONES);
@@ -361,7 +361,12 @@ describe('charges connection: property', () => {
   it('keeps exact windows when the service ignores the page size the gateway asks for', async () => {
     // The service's paging parameters are not documented: a gateway configured with a name the
     // service does not know gets the service's default page size (20 in the sandbox) back.
-    const ignoring = await startStack({ sharedSandbox: stack.sandbox, apiKey: stack.apiKey, env: { PAYMENT_PAGE_SIZE_PARAM: 'per_page' } });
+    const ignoring = await startStack({
+      inProcess: true,
+      sharedSandbox: stack.sandbox,
+      apiKey: stack.apiKey,
+      env: { PAYMENT_PAGE_SIZE_PARAM: 'per_page' },
+    });
     // The hard case: page counts that coincide (31 to 40 charges make 2 pages of 30 and 2 pages of 20).
     const candidates: ChargeFilter[] = [];
     for (const d of DAYS) {
@@ -388,7 +393,12 @@ describe('charges connection: property', () => {
 
 describe('charges connection: pages larger than the configured page size', () => {
   it('returns exactly `first` items when PAYMENT_PAGE_SIZE is small', async () => {
-    const small = await startStack({ sharedSandbox: stack.sandbox, apiKey: stack.apiKey, env: { PAYMENT_PAGE_SIZE: '7' } });
+    const small = await startStack({
+      inProcess: true,
+      sharedSandbox: stack.sandbox,
+      apiKey: stack.apiKey,
+      env: { PAYMENT_PAGE_SIZE: '7' },
+    });
     try {
       const expected = expectedFor({});
       const one = await page(small, { first: 30 });

@@ -34,7 +34,7 @@ const CheckoutPage = graphql(`
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ inProcess: true });
 });
 afterAll(() => stack.close());
 

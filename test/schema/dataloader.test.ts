@@ -76,7 +76,7 @@ async function makeCheckouts(stack: TestStack, plan: Array<Paid['paid']>): Promi
 let stack: TestStack;
 let plan: Paid[];
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ inProcess: true });
   plan = await makeCheckouts(stack, [
     'success',
     'waiting',
@@ -171,9 +171,14 @@ describe('concurrency of the charge lookups', () => {
     const HOLD = 1_000;
     const N = 20;
     const clock = manualClock();
-    const own = await startStack({ sandbox: { clock } });
+    const own = await startStack({ inProcess: true, sandbox: { clock } });
     const proxy = await countingProxy(own.sandbox.url, CHARGE_GET);
-    const measured = await startStack({ sharedSandbox: own.sandbox, apiKey: own.apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
+    const measured = await startStack({
+      inProcess: true,
+      sharedSandbox: own.sandbox,
+      apiKey: own.apiKey,
+      env: { PAYMENT_BASE_URL: proxy.url },
+    });
     try {
       await makeCheckouts(
         own,

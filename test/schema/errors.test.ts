@@ -78,7 +78,7 @@ const AnyCancel = graphql(`
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ inProcess: true });
 });
 afterAll(() => stack.close());
 
@@ -151,7 +151,7 @@ describe('payment service down', () => {
   let port: number;
   beforeAll(async () => {
     port = await closedPort();
-    down = await startStack({ env: { PAYMENT_BASE_URL: `http://127.0.0.1:${port}` } });
+    down = await startStack({ inProcess: true, env: { PAYMENT_BASE_URL: `http://127.0.0.1:${port}` } });
   });
   afterAll(() => down.close());
 
@@ -231,7 +231,7 @@ describe('an API key the payment service rejects', () => {
   let bogus: TestStack;
   const key = `sk_live_bogus_${randomBytes(8).toString('hex')}`;
   beforeAll(async () => {
-    bogus = await startStack({ sharedSandbox: stack.sandbox, apiKey: key });
+    bogus = await startStack({ inProcess: true, sharedSandbox: stack.sandbox, apiKey: key });
   });
   afterAll(() => bogus.close());
 
@@ -301,10 +301,15 @@ describe('typed errors', () => {
   it('every PaymentError type says what went wrong in English and, differently, in French', async () => {
     // Payout batches: at most 3 items, approval required (so the batch errors can all be reached).
     const s = await startStack({
+      inProcess: true,
       sharedSandbox: stack.sandbox,
       env: { PAYOUT_BATCH_MAX_ITEMS: '3', PAYOUT_BATCH_APPROVAL: 'required', PAYOUT_BATCH_FOLLOW_POLL_MS: '100' },
     });
-    const nopayout = await startStack({ sharedSandbox: stack.sandbox, apiKey: `sk_test_nopayout_${randomBytes(8).toString('hex')}` });
+    const nopayout = await startStack({
+      inProcess: true,
+      sharedSandbox: stack.sandbox,
+      apiKey: `sk_test_nopayout_${randomBytes(8).toString('hex')}`,
+    });
     try {
       const charge = async (input: Omit<CreateChargeInput, 'idempotencyKey'> & { idempotencyKey?: string }) =>
         (await s.gql(AnyCharge, { input: { idempotencyKey: uniqueKey('charge'), ...input } })).data!.createCharge;
@@ -389,7 +394,7 @@ describe('typed errors', () => {
 
       // ServiceUnavailableError: the idempotency guard (a Redis of this test's own) is down.
       const redis = await startRedisServer();
-      const guarded = await startStack({ sharedSandbox: stack.sandbox, env: { REDIS_URL: redis.url } });
+      const guarded = await startStack({ inProcess: true, sharedSandbox: stack.sandbox, env: { REDIS_URL: redis.url } });
       try {
         await redis.kill();
         record((await guarded.gql(Transfer, { input: once(item) })).data!.createTransfer);

@@ -17,7 +17,7 @@ const Pay = graphql(`
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ inProcess: true });
 });
 afterAll(() => stack.close());
 

@@ -62,7 +62,7 @@ let paidChk: { chk: string; uuid: string };
 
 beforeAll(async () => {
   clock = manualClock(Date.UTC(2025, 2, 10, 9, 0, 0));
-  stack = await startStack({ sandbox: { clock } });
+  stack = await startStack({ inProcess: true, sandbox: { clock } });
   rest = new Api(stack.sandbox.url, stack.apiKey);
   stack.sandbox.setBalance(stack.apiKey, { collection: { available: 1_000_000 } });
   for (let day = 0; day < DAYS.length; day++) {

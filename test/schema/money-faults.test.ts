@@ -131,7 +131,7 @@ describe('an answer lost after the service processed the request', () => {
 
   beforeAll(async () => {
     proxy = await startFaultProxy(sandbox.url);
-    stack = await startStack({ sharedSandbox: sandbox, apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
+    stack = await startStack({ inProcess: true, sharedSandbox: sandbox, apiKey, env: { PAYMENT_BASE_URL: proxy.url } });
   });
   afterAll(async () => {
     await stack?.close();
@@ -232,7 +232,12 @@ describe('an answer that comes too late (the deadline of the gateway passes afte
 
   beforeAll(async () => {
     proxy = await startFaultProxy(sandbox.url);
-    stack = await startStack({ sharedSandbox: sandbox, apiKey, env: { PAYMENT_BASE_URL: proxy.url, PAYMENT_TIMEOUT_MS: '300' } });
+    stack = await startStack({
+      inProcess: true,
+      sharedSandbox: sandbox,
+      apiKey,
+      env: { PAYMENT_BASE_URL: proxy.url, PAYMENT_TIMEOUT_MS: '300' },
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -261,7 +266,12 @@ describe('a Redis that dies under the gateway', () => {
   beforeAll(async () => {
     redis = await startRedisServer({ persistence: 'none' });
     proxy = await startFaultProxy(sandbox.url);
-    stack = await startStack({ sharedSandbox: sandbox, apiKey, env: { PAYMENT_BASE_URL: proxy.url, REDIS_URL: redis.url } });
+    stack = await startStack({
+      inProcess: true,
+      sharedSandbox: sandbox,
+      apiKey,
+      env: { PAYMENT_BASE_URL: proxy.url, REDIS_URL: redis.url },
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -323,6 +333,7 @@ describe('a Redis that refuses to save the result (maxmemory, noeviction)', () =
     filler = new Redis(redis.url);
     proxy = await startFaultProxy(sandbox.url);
     stack = await startStack({
+      inProcess: true,
       sharedSandbox: sandbox,
       apiKey,
       idempotencyClock: idempotencyTime,

@@ -68,7 +68,7 @@ type Made = Record<'Checkout' | 'Charge' | 'Transfer' | 'Settlement', { id: stri
 let stack: TestStack;
 let made: Made;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ inProcess: true });
   stack.sandbox.setBalance(stack.apiKey, { collection: { available: 100_000 } });
   made = await makeAll();
 });

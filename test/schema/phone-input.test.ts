@@ -68,7 +68,7 @@ const TransfersByPhone = graphql(`
 describe('typed numbers through the gateway', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ inProcess: true });
   });
   afterAll(() => stack?.close());
 

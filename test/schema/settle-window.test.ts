@@ -61,6 +61,7 @@ beforeAll(async () => {
   rest = new Api(sandbox.url, apiKey);
   proxy = await startFaultProxy(sandbox.url);
   stack = await startStack({
+    inProcess: true,
     sharedSandbox: sandbox,
     apiKey,
     idempotencyClock: idempotencyTime,

@@ -94,7 +94,7 @@ let clock: ManualClock;
 let stack: TestStack;
 beforeAll(async () => {
   clock = manualClock();
-  stack = await startStack({ sandbox: { clock } });
+  stack = await startStack({ inProcess: true, sandbox: { clock } });
   stack.sandbox.setBalance(stack.apiKey, { collection: { available: 100_000 } });
 });
 afterAll(() => stack.close());
@@ -165,7 +165,11 @@ describe('createSettlement', () => {
   });
 
   it('returns PaymentAccountMissingError for an account without a payout account', async () => {
-    const noPayout = await startStack({ sharedSandbox: stack.sandbox, apiKey: `${NO_PAYOUT_KEY_PREFIX}${randomBytes(8).toString('hex')}` });
+    const noPayout = await startStack({
+      inProcess: true,
+      sharedSandbox: stack.sandbox,
+      apiKey: `${NO_PAYOUT_KEY_PREFIX}${randomBytes(8).toString('hex')}`,
+    });
     try {
       noPayout.sandbox.setBalance(noPayout.apiKey, { collection: { available: 50_000 } });
       const result = as(await createSettlement(1_000, undefined, noPayout), 'PaymentAccountMissingError');
@@ -252,7 +256,7 @@ describe('cancelSettlement', () => {
 
 describe('balance', () => {
   it('has the collection, transfer total and one entry per wallet', async () => {
-    const fresh = await startStack({ sharedSandbox: stack.sandbox });
+    const fresh = await startStack({ inProcess: true, sharedSandbox: stack.sandbox });
     try {
       const b = await balance(fresh);
       expect(b).toEqual({
@@ -271,7 +275,7 @@ describe('balance', () => {
   });
 
   it('grows the collection by the amount less fees for each successful charge, and not for a failed one', async () => {
-    const fresh = await startStack({ sharedSandbox: stack.sandbox });
+    const fresh = await startStack({ inProcess: true, sharedSandbox: stack.sandbox });
     try {
       const pay = async (provider: Provider, phone: string, amount: number) => {
         const created = await fresh.gql(PayCharge, { input: { amount, phone, provider, idempotencyKey: uniqueKey('charge') } });

@@ -77,7 +77,7 @@ let clock: ManualClock;
 let stack: TestStack;
 beforeAll(async () => {
   clock = manualClock();
-  stack = await startStack({ sandbox: { clock } });
+  stack = await startStack({ inProcess: true, sandbox: { clock } });
 });
 afterAll(() => stack.close());
 
@@ -373,7 +373,7 @@ describe('createBulkTransfer', () => {
   it('returns RateLimitedError (retryable) beyond 5 bulk calls in one second', async () => {
     await clock.advance(1_000);
     // Its own account: the service counts bulk calls per account.
-    const other = await startStack({ sharedSandbox: stack.sandbox });
+    const other = await startStack({ inProcess: true, sharedSandbox: stack.sandbox });
     try {
       stack.sandbox.requests.clear();
       const results = await Promise.all(

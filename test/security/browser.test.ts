@@ -14,7 +14,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import type { TestStack } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { newKey } from '../helpers/sandbox-api.js';
-import { TRANSFER_INPUT, TRANSFER_SELECTION, codes, post, quietStack, transfersPosted } from './support.js';
+import { TRANSFER_INPUT, TRANSFER_SELECTION, codes, postDocument, quietStack, transfersPosted } from './support.js';
 
 const LISTED = 'https://shop.example';
 const UNLISTED = 'https://evil.example';
@@ -57,7 +57,7 @@ describe('live mode with CORS_ORIGINS', () => {
     expect(pre.headers['access-control-allow-origin']).toBe(LISTED);
     expect(pre.headers['access-control-allow-headers']).toContain('authorization');
     expect(pre.headers['access-control-allow-credentials']).toBeUndefined();
-    const res = await post(stack, { query: '{ __typename }' }, { origin: LISTED });
+    const res = await postDocument(stack, { query: '{ __typename }' }, { origin: LISTED });
     expect(res.headers['access-control-allow-origin']).toBe(LISTED);
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     // A pattern with any port.
@@ -69,7 +69,7 @@ describe('live mode with CORS_ORIGINS', () => {
   it('gives an unlisted origin no CORS header at all', async () => {
     const pre = await preflight(UNLISTED);
     await pre.body.dump();
-    const res = await post(stack, { query: '{ __typename }' }, { origin: UNLISTED });
+    const res = await postDocument(stack, { query: '{ __typename }' }, { origin: UNLISTED });
     for (const headers of [pre.headers, res.headers]) {
       expect(Object.keys(headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     }
@@ -118,12 +118,12 @@ describe('live mode with CORS_ORIGINS', () => {
   });
 
   it('hides introspection and GraphiQL', async () => {
-    const schema = await post(stack, { query: '{ __schema { queryType { name } } }' });
+    const schema = await postDocument(stack, { query: '{ __schema { queryType { name } } }' });
     expect(new Set(codes(schema))).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED']));
     expect(schema.body.data ?? null).toBeNull();
     expect(schema.body.errors?.[0]?.message).toMatch(/introspection/i);
     // No "Did you mean" either: field suggestions would map the schema.
-    const typo = await post(stack, { query: '{ balanc { currency } }' });
+    const typo = await postDocument(stack, { query: '{ balanc { currency } }' });
     expect(typo.raw).not.toMatch(/did you mean/i);
     // With the CSRF header, so that only GraphiQL being off can explain the answer.
     const page = await request(stack.gateway.graphqlUrl, { headers: { accept: 'text/html', 'x-graphql-yoga-csrf': '1' } });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestStack } from '../helpers/gateway.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { disposeAllClients, staffClient, withTimeout } from '../live/helpers.js';
-import { TRANSFER_INPUT, TRANSFER_SELECTION, codes, post, quietStack, transfersPosted } from './support.js';
+import { TRANSFER_INPUT, TRANSFER_SELECTION, codes, postDocument, quietStack, transfersPosted } from './support.js';
 
 const QUERY = { query: '{ __typename }' };
 const METRICS_TOKEN = 'metrics-token-for-rate-limit-tests';
@@ -22,7 +22,8 @@ async function refusals(stack: TestStack): Promise<{ general: number; money: num
   return { general: count('general'), money: count('money') };
 }
 const transfer = () => ({ query: `mutation { createTransfer(input: ${TRANSFER_INPUT(randomUUID())}) ${TRANSFER_SELECTION} }` });
-const typename = (r: Awaited<ReturnType<typeof post>>) => (r.body.data?.createTransfer as { __typename: string } | undefined)?.__typename;
+const typename = (r: Awaited<ReturnType<typeof postDocument>>) =>
+  (r.body.data?.createTransfer as { __typename: string } | undefined)?.__typename;
 
 describe('in memory (one replica)', () => {
   let stack: TestStack;
@@ -45,20 +46,20 @@ describe('in memory (one replica)', () => {
   it('answers 5 operations a minute per subject, then 429 with Retry-After; another subject has its own budget', async () => {
     const token = await stack.mintToken(['payments:read'], 'reader-one');
     const as = { authorization: `Bearer ${token}` };
-    for (let i = 0; i < 5; i++) expect((await post(stack, QUERY, as)).body.errors).toBeUndefined();
-    const refused = await post(stack, QUERY, as);
+    for (let i = 0; i < 5; i++) expect((await postDocument(stack, QUERY, as)).body.errors).toBeUndefined();
+    const refused = await postDocument(stack, QUERY, as);
     expect(refused.status).toBe(429);
     expect(codes(refused)).toEqual(['RATE_LIMITED']);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(refused.body.errors?.[0]?.extensions?.retryAfterMs).toEqual(expect.any(Number));
     const other = await stack.mintToken(['payments:read'], 'reader-two');
-    expect((await post(stack, QUERY, { authorization: `Bearer ${other}` })).body.errors).toBeUndefined();
+    expect((await postDocument(stack, QUERY, { authorization: `Bearer ${other}` })).body.errors).toBeUndefined();
   });
 
   it('counts WebSocket operations against the same limit', async () => {
     const token = await stack.mintToken(['payments:read'], 'ws-reader');
-    for (let i = 0; i < 5; i++) expect((await post(stack, QUERY, { authorization: `Bearer ${token}` })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await postDocument(stack, QUERY, { authorization: `Bearer ${token}` })).status).toBe(200);
     const ws = staffClient({ gateway: stack.gateway, staffToken: token });
     await ws.connected;
     const answer = await withTimeout(
@@ -74,9 +75,9 @@ describe('in memory (one replica)', () => {
   it('allows 2 money-moving mutations a minute; the third answers RateLimitedError and moves nothing', async () => {
     const token = await stack.mintToken(['payouts:write'], 'payer');
     const as = { authorization: `Bearer ${token}` };
-    expect(typename(await post(stack, transfer(), as))).toBe('CreateTransferPayload');
-    expect(typename(await post(stack, transfer(), as))).toBe('CreateTransferPayload');
-    const third = await post(
+    expect(typename(await postDocument(stack, transfer(), as))).toBe('CreateTransferPayload');
+    expect(typename(await postDocument(stack, transfer(), as))).toBe('CreateTransferPayload');
+    const third = await postDocument(
       stack,
       {
         query: `mutation { createTransfer(input: ${TRANSFER_INPUT(randomUUID())}) { __typename ... on RateLimitedError { code retryAfterMs } } }`,
@@ -92,9 +93,9 @@ describe('in memory (one replica)', () => {
   it('answers RateLimitedError to a mutation over the general limit', async () => {
     const token = await stack.mintToken(['payouts:write', 'payments:read'], 'busy-payer');
     const as = { authorization: `Bearer ${token}` };
-    for (let i = 0; i < 5; i++) await post(stack, QUERY, as);
+    for (let i = 0; i < 5; i++) await postDocument(stack, QUERY, as);
     const before = transfersPosted(stack);
-    expect(typename(await post(stack, transfer(), as))).toBe('RateLimitedError');
+    expect(typename(await postDocument(stack, transfer(), as))).toBe('RateLimitedError');
     expect(transfersPosted(stack)).toBe(before);
   });
 
@@ -102,7 +103,7 @@ describe('in memory (one replica)', () => {
     // No token: the budget is the client IP's (staff callers above spent their subjects' budgets, not this one).
     const anonymous = { authorization: '' };
     const answers = [];
-    for (let i = 0; i < 6; i++) answers.push(await post(stack, { query: '{ __schema { queryType { name } } }' }, anonymous));
+    for (let i = 0; i < 6; i++) answers.push(await postDocument(stack, { query: '{ __schema { queryType { name } } }' }, anonymous));
     expect(answers.slice(0, 5).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(answers[5]!.status).toBe(429);
   });
@@ -130,14 +131,14 @@ describe('two replicas on one Redis', () => {
     // The same subject on both replicas (both verify tokens signed with their own secret: one token each).
     const onA = { authorization: `Bearer ${await a.mintToken(['payments:read', 'payouts:write'], 'shared-subject')}` };
     const onB = { authorization: `Bearer ${await b.mintToken(['payments:read', 'payouts:write'], 'shared-subject')}` };
-    expect((await post(a, QUERY, onA)).status).toBe(200);
-    expect((await post(b, QUERY, onB)).status).toBe(200);
-    expect(typename(await post(a, transfer(), onA))).toBe('CreateTransferPayload');
+    expect((await postDocument(a, QUERY, onA)).status).toBe(200);
+    expect((await postDocument(b, QUERY, onB)).status).toBe(200);
+    expect(typename(await postDocument(a, transfer(), onA))).toBe('CreateTransferPayload');
     // The money budget (1) was spent on A: B refuses.
-    expect(typename(await post(b, transfer(), onB))).toBe('RateLimitedError');
+    expect(typename(await postDocument(b, transfer(), onB))).toBe('RateLimitedError');
     // Four operations counted so far (2 queries, 2 mutations): the general budget is spent on both.
-    expect((await post(a, QUERY, onA)).status).toBe(429);
-    expect((await post(b, QUERY, onB)).status).toBe(429);
+    expect((await postDocument(a, QUERY, onA)).status).toBe(429);
+    expect((await postDocument(b, QUERY, onB)).status).toBe(429);
     expect(transfersPosted(a)).toBe(1);
     // The counters live in Redis, under the deployment's namespace.
     expect(await redis.keys(`${namespace}:ratelimit:*`)).not.toHaveLength(0);

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestStack } from '../helpers/gateway.js';
 import { withTimeout } from '../helpers/wait.js';
-import { codes, post, quietStack, upstreamCalls } from './support.js';
+import { codes, postDocument, quietStack, upstreamCalls } from './support.js';
 
 describe('request bodies and slow clients', () => {
   let stack: TestStack;
@@ -24,7 +24,7 @@ describe('request bodies and slow clients', () => {
     const query = `{ ${'a: balance { currency } '.repeat(420_000)} }`; // ~10 MB of aliases
     expect(query.length).toBeGreaterThan(10_000_000);
     const [big, health] = await Promise.all([
-      post(stack, { query }).catch((err: unknown) => ({ status: -1, error: err })),
+      postDocument(stack, { query }).catch((err: unknown) => ({ status: -1, error: err })),
       request(`${stack.gateway.url}/health/live`).then(async (r) => ({ status: r.statusCode, body: await r.body.text() })),
     ]);
     expect(big.status).toBe(413);
@@ -50,7 +50,7 @@ describe('request bodies and slow clients', () => {
     expect(res.statusCode).toBe(413);
     await res.body?.dump();
     // A body within the limit still runs.
-    expect((await post(stack, { query: '{ __typename }' })).body.data).toEqual({ __typename: 'Query' });
+    expect((await postDocument(stack, { query: '{ __typename }' })).body.data).toEqual({ __typename: 'Query' });
   });
 
   it('pins the chunked limit at MAX_BODY_BYTES (64 KiB here): exactly the limit runs, one byte more is 413', async () => {
@@ -157,6 +157,6 @@ describe('connections and streams per client', () => {
       await r.cancel().catch(() => {});
     }
     expect(ok).toBe(true);
-    expect(codes(await post(stack, { query: '{ __typename }' }))).toEqual([]);
+    expect(codes(await postDocument(stack, { query: '{ __typename }' }))).toEqual([]);
   });
 });
