@@ -117,7 +117,7 @@ export async function createEndpoint(stack: TestStack, url: string, kinds: strin
 }
 
 export const DELIVERIES = `query ($endpointId: ID!, $filter: WebhookDeliveryFilter) {
-  webhookDeliveries(endpointId: $endpointId, filter: $filter, first: 100) {
+  webhookDeliveries(endpointId: $endpointId, filter: $filter, first: 20) {
     totalCount
     edges { node { id eventId kind status createdAt nextAttemptAt attempts { at httpStatus durationMs error responseBodyExcerpt } } }
   }
