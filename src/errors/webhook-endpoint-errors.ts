@@ -36,7 +36,8 @@ export class InvalidWebhookUrlError extends PaymentError {
   readonly messageFr: string;
   constructor(readonly reason: string) {
     super(`This webhook URL cannot be used: ${reason}.`);
-    this.messageFr = `Cette adresse de webhook ne peut pas être utilisée : ${reason}.`;
+    // The reason is in English (a field of the error): the French sentence does not quote it.
+    this.messageFr = 'Cette adresse de webhook ne peut pas être utilisée (https:// en mode réel, adresse publique) : voir le champ reason.';
   }
 }
 
