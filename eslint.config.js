@@ -43,6 +43,11 @@ const layering = [
     'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
   ),
   layer(
+    './src/outbound-webhooks',
+    ['./events', './redis', './upstream', './observability', './logger.ts', './config.ts', './config-values'],
+    'outbound-webhooks/ may import events, redis, upstream (its normalized shapes), observability, logger and config (never schema/ or http/).',
+  ),
+  layer(
     './src/auth',
     ['./config.ts', './config-values', './logger.ts', './upstream'],
     'auth/ may import config, logger and upstream types.',

@@ -8,6 +8,13 @@
 // different, French in the French, and free of operator tokens ("opb_bf").
 // test/schema/error-language.test.ts checks the same French arrives over HTTP
 // and WebSocket.
+import {
+  InvalidWebhookUrlError,
+  WebhookDeliveryNotFoundError,
+  WebhookEndpointLimitError,
+  WebhookEndpointNotFoundError,
+  WebhooksUnavailableError,
+} from '../../src/errors/webhook-endpoint-errors.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,6 +162,11 @@ function everyPaymentError(): PaymentError[] {
     ...(['different_input', 'in_progress', 'outcome_unknown'] as const).map((r) => new IdempotencyConflictError(r)),
     new ServiceUnavailableError(),
     new PayoutBatchNotFoundError('pb_x'),
+    new WebhookEndpointNotFoundError('we_x'),
+    new WebhookDeliveryNotFoundError('we_x.evt_x'),
+    new WebhookEndpointLimitError(20),
+    new InvalidWebhookUrlError('address not allowed: not a public address'),
+    new WebhooksUnavailableError(),
     ...(['not_draft', 'empty', 'final', 'not_awaiting_approval', 'page_incomplete'] as const).flatMap((reason) =>
       ['DRAFT', 'RUNNING', 'COMPLETED_WITH_FAILURES', 'CANCELLED'].map((status) => new PayoutBatchStateError(status, reason)),
     ),

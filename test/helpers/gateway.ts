@@ -60,6 +60,8 @@ export interface StackOptions {
    * the body limit, the duplicate-credential check), which its suites test over real sockets. Not with `sandboxWebhooks`.
    */
   inProcess?: boolean;
+  /** Outbound webhooks' time, name resolution and pass interval (test/outbound-webhooks/). */
+  outboundWebhooks?: StartGatewayOptions['outboundWebhooks'];
 }
 
 export const testKey = (label = 'gw'): string => newKey(label);
@@ -99,6 +101,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     clock: options.clock,
     idempotencyClock: options.idempotencyClock,
     listen: !options.inProcess,
+    outboundWebhooks: options.outboundWebhooks,
   });
   // The readiness probe checks the service once at start: let that GET land before a test counts requests.
   await gateway.readiness.firstCheck;
