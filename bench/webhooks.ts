@@ -61,9 +61,13 @@ async function sparePort(): Promise<number> {
 async function startOwnRedis(): Promise<{ url: string; client: Redis; stop(): Promise<void> }> {
   const port = await sparePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-redis-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
   for (let i = 0; ; i++) {
     try {
@@ -128,7 +132,12 @@ async function intake(h: Harness, prefix: string, count: number): Promise<number
 }
 
 /** Posts webhooks at `rate` per second for `seconds`; the send time of each reference. */
-async function atRate(h: Harness, prefix: string, rate: number, seconds: number): Promise<{ sent: Map<string, number>; answerMs: number[] }> {
+async function atRate(
+  h: Harness,
+  prefix: string,
+  rate: number,
+  seconds: number,
+): Promise<{ sent: Map<string, number>; answerMs: number[] }> {
   const sent = new Map<string, number>();
   const answerMs: number[] = [];
   const posts: Array<Promise<void>> = [];
@@ -209,7 +218,12 @@ async function throughput(h: Harness): Promise<void> {
   console.log(`\n1. ${THROUGHPUT_EVENTS} events in the log, then replayed (${queued ?? '?'} queued) to one fast local receiver\n`);
   console.log('| figure | measured | goal | |');
   console.log('|---|---|---|---|');
-  row('deliveries per second, sustained (middle 90%)', `${rate.toFixed(0)}/s (whole run ${whole.toFixed(0)}/s; ${got.length} delivered)`, '>= 1,000/s', rate >= 1000);
+  row(
+    'deliveries per second, sustained (middle 90%)',
+    `${rate.toFixed(0)}/s (whole run ${whole.toFixed(0)}/s; ${got.length} delivered)`,
+    '>= 1,000/s',
+    rate >= 1000,
+  );
   row('  beside it: the service webhooks the gateway took in', `${intakeRate.toFixed(0)}/s (${INTAKE_CONCURRENCY} posters)`, '', null);
 }
 
@@ -229,13 +243,22 @@ async function latency(h: Harness): Promise<void> {
   console.log('|---|---|---|---|');
   row('service webhook posted -> merchant receiver, p50', ms(percentile(latencies, 50)), '<= 20 ms', percentile(latencies, 50) <= 20);
   row('service webhook posted -> merchant receiver, p99', ms(percentile(latencies, 99)), '<= 100 ms', percentile(latencies, 99) <= 100);
-  row('  beside it: the webhook answered 200 by the gateway, p50 / p99', `${ms(percentile(answers, 50))} / ${ms(percentile(answers, 99))}`, '', null);
+  row(
+    '  beside it: the webhook answered 200 by the gateway, p50 / p99',
+    `${ms(percentile(answers, 50))} / ${ms(percentile(answers, 99))}`,
+    '',
+    null,
+  );
   row('  beside it: a direct POST to the receiver, p50 / p99', `${ms(percentile(direct, 50))} / ${ms(percentile(direct, 99))}`, '', null);
 }
 
 /** The harness's floor: the same receiver POSTed directly from here, at the same rate. */
 async function directPosts(url: string, rate: number, seconds: number): Promise<number[]> {
-  const body = JSON.stringify({ type: 'charge.success', timestamp: new Date().toISOString(), data: { reference: 'direct_x', status: 'SUCCESS' } });
+  const body = JSON.stringify({
+    type: 'charge.success',
+    timestamp: new Date().toISOString(),
+    data: { reference: 'direct_x', status: 'SUCCESS' },
+  });
   const times: number[] = [];
   const started = epochNow();
   const posts: Array<Promise<void>> = [];
@@ -244,10 +267,12 @@ async function directPosts(url: string, rate: number, seconds: number): Promise<
     if (wait > 0) await sleep(wait);
     const t0 = epochNow();
     posts.push(
-      request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': `direct_${i}` }, body }).then(async (res) => {
-        await res.body.dump();
-        times.push(epochNow() - t0);
-      }),
+      request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': `direct_${i}` }, body }).then(
+        async (res) => {
+          await res.body.dump();
+          times.push(epochNow() - t0);
+        },
+      ),
     );
   }
   await Promise.all(posts);
@@ -275,10 +300,17 @@ async function isolation(h: Harness): Promise<void> {
   const allHealthy = await manyRun(h, 0);
   const withSilent = await manyRun(h, SILENT_ENDPOINTS);
   const ratio = withSilent.p99 / allHealthy.p99;
-  console.log(`\n3. ${MANY_ENDPOINTS} endpoints, ${MANY_RATE} events/s for ${MANY_SECONDS} s (${MANY_RATE * MANY_ENDPOINTS} deliveries/s)\n`);
+  console.log(
+    `\n3. ${MANY_ENDPOINTS} endpoints, ${MANY_RATE} events/s for ${MANY_SECONDS} s (${MANY_RATE * MANY_ENDPOINTS} deliveries/s)\n`,
+  );
   console.log('| figure | measured | goal | |');
   console.log('|---|---|---|---|');
-  row(`all ${MANY_ENDPOINTS} healthy: p50 / p99`, `${ms(allHealthy.p50)} / ${ms(allHealthy.p99)} (${allHealthy.delivered} of ${allHealthy.expected})`, '', null);
+  row(
+    `all ${MANY_ENDPOINTS} healthy: p50 / p99`,
+    `${ms(allHealthy.p50)} / ${ms(allHealthy.p99)} (${allHealthy.delivered} of ${allHealthy.expected})`,
+    '',
+    null,
+  );
   row(
     `${SILENT_ENDPOINTS} never answer: the ${MANY_ENDPOINTS - SILENT_ENDPOINTS} healthy ones' p50 / p99`,
     `${ms(withSilent.p50)} / ${ms(withSilent.p99)} (${withSilent.delivered} of ${withSilent.expected})`,
@@ -324,7 +356,11 @@ async function memoryRun(h: Harness, up: boolean) {
   const edges = (list.webhookEndpoints as { edges: Array<{ node: { id: string; health: { deliveriesWaiting: number } } }> }).edges;
   const health = edges.find((e) => e.node.id === id)?.node.health ?? null;
   await deleteEndpoints(h, [id]);
-  const grew = { used: after.used - before.used, webhookKeys: after.webhookKeys - before.webhookKeys, stream: after.stream - before.stream };
+  const grew = {
+    used: after.used - before.used,
+    webhookKeys: after.webhookKeys - before.webhookKeys,
+    stream: after.stream - before.stream,
+  };
   return { intakeRate, delivered, ...grew, health };
 }
 
@@ -346,7 +382,9 @@ async function memory(h: Harness): Promise<void> {
   console.log(
     `| down minus up: used_memory | ${kb(extra)} (${perEvent.toFixed(1)} bytes per event) | | the bounded retry set, not per event | ${down.health && down.health.deliveriesWaiting <= RETRY_SET_MAX && perEvent < 50 ? 'met' : 'NOT MET'} |`,
   );
-  console.log(`| intake, webhooks per second; delivered | ${up.intakeRate.toFixed(0)}/s; ${up.delivered} | ${down.intakeRate.toFixed(0)}/s; ${down.delivered} | | |`);
+  console.log(
+    `| intake, webhooks per second; delivered | ${up.intakeRate.toFixed(0)}/s; ${up.delivered} | ${down.intakeRate.toFixed(0)}/s; ${down.delivered} | | |`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -364,7 +402,12 @@ async function main(): Promise<void> {
   });
   const receivers = await startChild(
     process.execPath,
-    ['--import', TSX_LOADER, join(ROOT, 'bench/lib/webhook-receivers.ts'), JSON.stringify({ healthy: MANY_ENDPOINTS, silent: SILENT_ENDPOINTS + 1 })],
+    [
+      '--import',
+      TSX_LOADER,
+      join(ROOT, 'bench/lib/webhook-receivers.ts'),
+      JSON.stringify({ healthy: MANY_ENDPOINTS, silent: SILENT_ENDPOINTS + 1 }),
+    ],
     { label: 'receivers', ready: /RECEIVERS READY (.+)$/ },
   );
   const h: Harness = {
@@ -385,7 +428,11 @@ async function main(): Promise<void> {
     },
   };
   try {
-    console.log(`webhooks to merchants' servers: gateway built, live mode, its own Redis, stub service; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `webhooks to merchants' servers: gateway built, live mode, its own Redis, stub service; load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     await throughput(h);
     await latency(h);
     await isolation(h);

@@ -17,7 +17,8 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { projectPath } from '../src/files/project-files.js';
 import { savedDevelopmentIdentity } from '../src/sandbox/index.js';
 
-const USAGE = 'usage: npm run webhooks:listen -- [--forward-to <url>] [--kinds charge.success,charge.failed] [--token <staff token>] [--port <n>]';
+const USAGE =
+  'usage: npm run webhooks:listen -- [--forward-to <url>] [--kinds charge.success,charge.failed] [--token <staff token>] [--port <n>]';
 const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:4000/graphql';
 /** Headers of one hop only: the forwarded request gets its own. */
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect']);
@@ -42,7 +43,8 @@ function parseOptions(): Options {
   });
   const forward = values['forward-to'];
   const forwardTo = forward === undefined ? null : URL.canParse(forward) ? new URL(forward) : null;
-  if (forward !== undefined && (!forwardTo || !/^https?:$/.test(forwardTo.protocol))) fail(`--forward-to must be an http(s) URL (got ${forward})\n${USAGE}`);
+  if (forward !== undefined && (!forwardTo || !/^https?:$/.test(forwardTo.protocol)))
+    fail(`--forward-to must be an http(s) URL (got ${forward})\n${USAGE}`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port must be a port number (got ${values.port})\n${USAGE}`);
   // The listener's own setting, not the gateway's: GATEWAY_URL is where it finds the gateway.
@@ -67,7 +69,14 @@ async function resolveToken(given: string | null): Promise<string> {
     );
   }
   const { auth } = config;
-  const minted = await mintStaffToken({ secret, scopes: ['webhooks:manage'], subject: 'webhooks-listen', ttlSeconds: 12 * 3600, issuer: auth.issuer, audience: auth.audience });
+  const minted = await mintStaffToken({
+    secret,
+    scopes: ['webhooks:manage'],
+    subject: 'webhooks-listen',
+    ttlSeconds: 12 * 3600,
+    issuer: auth.issuer,
+    audience: auth.audience,
+  });
   return minted.token;
 }
 
@@ -85,7 +94,9 @@ function gatewayClient(gatewayUrl: string, token: string) {
     const answer = (await res.body.json()) as { data?: Json | null; errors?: Array<{ message: string; extensions?: Json }> };
     const error = answer.errors?.[0];
     if (error || !answer.data) {
-      throw new Error(`${operationName}: ${error ? `${String(error.extensions?.code ?? 'ERROR')} ${error.message}` : `HTTP ${res.statusCode}`}`);
+      throw new Error(
+        `${operationName}: ${error ? `${String(error.extensions?.code ?? 'ERROR')} ${error.message}` : `HTTP ${res.statusCode}`}`,
+      );
     }
     return answer.data;
   };
@@ -196,7 +207,10 @@ function deleteOnSignals(gateway: Gateway, endpointId: string, server: Server): 
           process.stdout.write(`${signal}: deleted endpoint ${endpointId}\n`);
           process.exit(0);
         },
-        (err: unknown) => fail(`${signal}: could not delete endpoint ${endpointId} (${err instanceof Error ? err.message : String(err)}); delete it with DeleteWebhookEndpoint`),
+        (err: unknown) =>
+          fail(
+            `${signal}: could not delete endpoint ${endpointId} (${err instanceof Error ? err.message : String(err)}); delete it with DeleteWebhookEndpoint`,
+          ),
       );
   };
   process.on('SIGINT', () => stop('SIGINT'));

@@ -66,7 +66,12 @@ describe('the README’s Node receiver, run as written', () => {
 
   it('drops an update older than the one applied for the reference (lower sequence), whatever its status', async () => {
     const newer = signedDelivery([secret], { reference: 'ch_order', status: 'SUCCESS', sequence: 9_000_000 }, new Date(), 'charge.success');
-    const older = signedDelivery([secret], { reference: 'ch_order', status: 'SEND_OTP', sequence: 8_999_999 }, new Date(), 'charge.send_otp');
+    const older = signedDelivery(
+      [secret],
+      { reference: 'ch_order', status: 'SEND_OTP', sequence: 8_999_999 },
+      new Date(),
+      'charge.send_otp',
+    );
     expect(await send(receiver.url, newer)).toBe(204);
     expect(await send(receiver.url, older)).toBe(204);
     await waitFor(() => receiver.output().includes('stale charge.send_otp ch_order SEND_OTP\n'), 'the stale line');

@@ -29,7 +29,13 @@ export interface RunningReceiver {
 }
 
 /** Starts `command` and waits until something answers HTTP at `url` (any status). */
-export async function startReceiver(command: string, args: string[], cwd: string, url: string, env: Record<string, string>): Promise<RunningReceiver> {
+export async function startReceiver(
+  command: string,
+  args: string[],
+  cwd: string,
+  url: string,
+  env: Record<string, string>,
+): Promise<RunningReceiver> {
   const child: ChildProcess = spawn(command, args, { cwd, env: bareEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => void (output += c.toString()));
@@ -76,7 +82,11 @@ let sequence = 1_000;
 /** A delivery as the gateway sends it, signed at `at` with every secret given (space-separated, as during a rotation). */
 export function signedDelivery(secrets: string[], data: Record<string, unknown>, at = new Date(), type = 'charge.success'): SignedDelivery {
   const id = `evt_${crypto.randomUUID()}`;
-  const body = JSON.stringify({ type, timestamp: at.toISOString(), data: { eventId: id, source: 'WEBHOOK', sequence: ++sequence, ...data } });
+  const body = JSON.stringify({
+    type,
+    timestamp: at.toISOString(),
+    data: { eventId: id, source: 'WEBHOOK', sequence: ++sequence, ...data },
+  });
   const signature = secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' ');
   return {
     id,

@@ -24,7 +24,11 @@ interface Listener {
 }
 
 async function startListener(env: Record<string, string>, args: string[]): Promise<Listener> {
-  const child = spawn(process.execPath, [compiled('scripts/webhooks-listen.ts'), ...args], { cwd: repoRoot, env: bareEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [compiled('scripts/webhooks-listen.ts'), ...args], {
+    cwd: repoRoot,
+    env: bareEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => void (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => void (output += c.toString()));
@@ -89,14 +93,21 @@ describe('npm run webhooks:listen', () => {
   });
 
   it('prints a charge confirmed by OTP as verified, forwards it signed as the gateway sent it, and deletes its endpoint on SIGTERM', async () => {
-    const listener = await startListener({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }, ['--forward-to', appUrl, '--kinds', 'charge.success']);
+    const listener = await startListener({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }, [
+      '--forward-to',
+      appUrl,
+      '--kinds',
+      'charge.success',
+    ]);
     try {
       const created = await gql(
         'mutation($i: CreateChargeInput!) { createCharge(input: $i) { ... on CreateChargePayload { reference status } } }',
         { i: { amount: 2500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: randomUUID() } },
       );
       const reference = created.createCharge!.reference as string;
-      const otp = await gql('mutation($i: SubmitChargeOtpInput!) { submitChargeOtp(input: $i) { __typename } }', { i: { chargeReference: reference, otp: '123456' } });
+      const otp = await gql('mutation($i: SubmitChargeOtpInput!) { submitChargeOtp(input: $i) { __typename } }', {
+        i: { chargeReference: reference, otp: '123456' },
+      });
       expect(otp.submitChargeOtp!.__typename).toBe('SubmitChargeOtpPayload');
 
       const printed = new RegExp(`^\\d\\d:\\d\\d:\\d\\d  charge\\.success  ${reference}  SUCCESS  verified -> 204$`, 'm');
@@ -106,7 +117,10 @@ describe('npm run webhooks:listen', () => {
       expect(hit!.path).toBe('/hooks');
       // The gateway's own body and signed headers: they verify with the endpoint's secret the listener printed.
       expect(hit!.headers['content-type']).toMatch(/^application\/json/);
-      const event = new Webhook(listener.secret).verify(hit!.body, hit!.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+      const event = new Webhook(listener.secret).verify(hit!.body, hit!.headers as Record<string, string>) as {
+        type: string;
+        data: Record<string, unknown>;
+      };
       expect(event.type).toBe('charge.success');
       expect(event.data).toMatchObject({ reference, status: 'SUCCESS', amount: 2500 });
       expect(hit!.headers['webhook-id']).toBe(event.data.eventId);
@@ -124,9 +138,16 @@ describe('npm run webhooks:listen', () => {
     const listener = await startListener({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }, []);
     try {
       expect(listener.output()).toContain('Printing only (no --forward-to)');
-      const sent = await gql('mutation($id: ID!) { sendTestWebhook(input: { endpointId: $id }) { __typename } }', { id: listener.endpointId });
+      const sent = await gql('mutation($id: ID!) { sendTestWebhook(input: { endpointId: $id }) { __typename } }', {
+        id: listener.endpointId,
+      });
       expect(sent.sendTestWebhook!.__typename).toBe('SendTestWebhookPayload');
-      await waitFor(() => /^\d\d:\d\d:\d\d {2}webhook\.test {2}\S+ {2}\S+ {2}verified$/m.test(listener.output()), 'the test webhook line', 20_000, 20);
+      await waitFor(
+        () => /^\d\d:\d\d:\d\d {2}webhook\.test {2}\S+ {2}\S+ {2}verified$/m.test(listener.output()),
+        'the test webhook line',
+        20_000,
+        20,
+      );
     } finally {
       expect(await stopListener(listener)).toBe(0);
     }
