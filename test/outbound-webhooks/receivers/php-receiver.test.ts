@@ -49,10 +49,13 @@ describe.runIf(hasPhp)('the README’s PHP receiver, run as written under php-cl
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  it('accepts a delivery signed with its secret and reads the event', async () => {
-    const delivery = signedDelivery([secret], { reference: 'ch_valid', status: 'SUCCESS', amount: 2500, currency: 'XOF' });
+  it('accepts a delivery signed with its secret, reads the event and pads its position for comparison', async () => {
+    const delivery = signedDelivery([secret], { reference: 'ch_valid', status: 'SUCCESS', amount: 2500, sequence: '1764230400123-9' });
     expect(await send(receiver.url, delivery)).toBe(204);
-    await waitFor(() => receiver.output().includes('webhook charge.success ch_valid SUCCESS'), 'the receiver’s log line');
+    await waitFor(
+      () => receiver.output().includes('webhook charge.success ch_valid SUCCESS 0001764230400123-0000000000000009'),
+      'the receiver’s log line',
+    );
   });
 
   it.each(refusedDeliveries(secret))('refuses a delivery %s (400) and reads nothing', async (_name, delivery) => {

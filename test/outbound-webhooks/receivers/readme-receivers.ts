@@ -77,16 +77,16 @@ export interface SignedDelivery {
   headers: Record<string, string>;
 }
 
-let sequence = 1_000;
+let counter = 0;
 
-/** A delivery as the gateway sends it, signed at `at` with every secret given (space-separated, as during a rotation). */
+/**
+ * A delivery as the gateway sends it, signed at `at` with every secret given (space-separated, as during a
+ * rotation). `data.sequence` is the log's position as the gateway writes it, `<ms>-<n>`, unless `data` sets one.
+ */
 export function signedDelivery(secrets: string[], data: Record<string, unknown>, at = new Date(), type = 'charge.success'): SignedDelivery {
   const id = `evt_${crypto.randomUUID()}`;
-  const body = JSON.stringify({
-    type,
-    timestamp: at.toISOString(),
-    data: { eventId: id, source: 'WEBHOOK', sequence: ++sequence, ...data },
-  });
+  const sequence = `${Date.now()}-${counter++}`;
+  const body = JSON.stringify({ type, timestamp: at.toISOString(), data: { eventId: id, source: 'WEBHOOK', sequence, ...data } });
   const signature = secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' ');
   return {
     id,
