@@ -165,5 +165,7 @@ describe('npm run webhooks:listen', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^CreateWebhookEndpoint: UNAUTHENTICATED /);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const left = await gql('{ webhookEndpoints(first: 50) { edges { node { description } } } }');
+    expect(JSON.stringify(left.webhookEndpoints)).not.toContain('webhooks:listen');
   });
 });
