@@ -277,7 +277,8 @@ function endpointsService(parts: ServiceParts): OutboundWebhooks {
     },
     async replay(endpointId, sinceMs) {
       const endpoint = await found(endpointId);
-      const from = Math.max(sinceMs, now() - options.retentionMs, 0);
+      // The log's positions are Redis's (real) time, whatever clock the retries follow.
+      const from = Math.max(sinceMs, Date.now() - options.retentionMs, 0);
       const eventsQueued = await countSince(options.bus.log, endpoint, from);
       await need().rewind(endpointId, `${from}-0`);
       worker?.wake(endpointId);
