@@ -20,10 +20,11 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { signBody } from '../src/webhooks/signature.js';
+import { load } from './lib/load.js';
 import { startChild, type Child } from './lib/processes.js';
 import { ROOT, TSX_LOADER, startBenchStack, type BenchStack } from './lib/stack.js';
 
-const THROUGHPUT_EVENTS = Number(process.env.BENCH_WEBHOOK_THROUGHPUT_EVENTS ?? 20_000);
+const THROUGHPUT_EVENTS = Number(process.env.BENCH_WEBHOOK_THROUGHPUT_EVENTS ?? 10_000);
 const LATENCY_RATE = 100;
 const LATENCY_SECONDS = Number(process.env.BENCH_WEBHOOK_LATENCY_SECONDS ?? 10);
 const MANY_ENDPOINTS = 100;
@@ -231,6 +232,24 @@ async function throughput(h: Harness): Promise<void> {
     `${rate.toFixed(0)}/s (whole run ${whole.toFixed(0)}/s; ${got.length} delivered)`,
     '>= 1,000/s',
     rate >= 1000,
+  );
+  // The harness's floor: the same receiver driven directly by autocannon with as many requests in flight as the gateway
+  // may hold for one endpoint (WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT).
+  const body = JSON.stringify({
+    type: 'charge.success',
+    timestamp: new Date().toISOString(),
+    data: { reference: 'direct_tp', status: 'SUCCESS' },
+  });
+  const direct = await load(
+    { url: h.receiverUrls[0]!, method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'direct' }, body },
+    MAX_IN_FLIGHT,
+    5,
+  );
+  row(
+    `  beside it: the receiver POSTed directly, ${MAX_IN_FLIGHT} in flight (autocannon)`,
+    `${direct.requestsPerSecond.toFixed(0)}/s`,
+    '',
+    null,
   );
   row('  beside it: the service webhooks the gateway took in', `${intakeRate.toFixed(0)}/s (${INTAKE_CONCURRENCY} posters)`, '', null);
 }

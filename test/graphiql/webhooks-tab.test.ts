@@ -17,7 +17,27 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const tab = graphiqlTabs(null).find((t) => /^mutation CreateWebhookEndpoint\b/m.test(t.query))!;
 const tabVariables = JSON.parse(tab.variables!) as Json;
+type Run = (operationName: string, variables?: Json) => Promise<Json>;
 
+/** The tab's other operations on the endpoint, each answering its payload. */
+async function runTheOthers(run: Run, endpointId: string, deliveryId: string): Promise<void> {
+  const listed = (await run('WebhookEndpoints')).webhookEndpoints.edges.map((e: Json) => e.node);
+  expect(listed).toEqual([expect.objectContaining({ id: endpointId, health: expect.objectContaining({ consecutiveFailures: 0 }) })]);
+  expect((await run('WebhookEventKinds')).webhookEventKinds).toEqual(expect.arrayContaining(['charge.success', 'webhook.test']));
+  const updated = (await run('UpdateWebhookEndpoint', { update: { endpointId, enabled: false } })).updateWebhookEndpoint;
+  expect(updated.endpoint).toMatchObject({ id: endpointId, enabled: false });
+  const rotated = (await run('RotateWebhookEndpointSecret', { endpointId })).rotateWebhookEndpointSecret;
+  expect(rotated.secret).toMatch(/^whsec_/);
+  expect(Date.parse(rotated.previousSecretExpiresAt as string)).toBeGreaterThan(Date.now());
+  const redelivered = (await run('RedeliverWebhook', { deliveryId })).redeliverWebhook;
+  expect(redelivered.delivery).toMatchObject({ id: deliveryId });
+  const replayed = (await run('ReplayWebhookEvents', { endpointId, since: new Date(Date.now() - 60_000).toISOString() }))
+    .replayWebhookEvents;
+  expect(replayed).toMatchObject({ eventsQueued: 0, endpoint: { id: endpointId } });
+  const deleted = (await run('DeleteWebhookEndpoint', { endpointId })).deleteWebhookEndpoint;
+  expect(deleted).toEqual({ deletedEndpointId: endpointId });
+  expect((await run('WebhookEndpoints')).webhookEndpoints.edges).toEqual([]);
+}
 describe('GraphiQL’s "Webhooks to your server" tab', () => {
   const namespace = uniqueNamespace('webhooks-tab');
   let stack: TestStack;
@@ -85,25 +105,6 @@ describe('GraphiQL’s "Webhooks to your server" tab', () => {
     expect(deliveries[0]).toMatchObject({ id: sent.delivery.id, kind: 'webhook.test', eventId: received[0]!.headers['webhook-id'] });
     expect(deliveries[0]!.attempts).toEqual([expect.objectContaining({ httpStatus: 204, error: null })]);
 
-    await runTheOthers(endpointId, sent.delivery.id as string);
+    await runTheOthers(run, endpointId, sent.delivery.id as string);
   });
-
-  async function runTheOthers(endpointId: string, deliveryId: string): Promise<void> {
-    const listed = (await run('WebhookEndpoints')).webhookEndpoints.edges.map((e: Json) => e.node);
-    expect(listed).toEqual([expect.objectContaining({ id: endpointId, health: expect.objectContaining({ consecutiveFailures: 0 }) })]);
-    expect((await run('WebhookEventKinds')).webhookEventKinds).toEqual(expect.arrayContaining(['charge.success', 'webhook.test']));
-    const updated = (await run('UpdateWebhookEndpoint', { update: { endpointId, enabled: false } })).updateWebhookEndpoint;
-    expect(updated.endpoint).toMatchObject({ id: endpointId, enabled: false });
-    const rotated = (await run('RotateWebhookEndpointSecret', { endpointId })).rotateWebhookEndpointSecret;
-    expect(rotated.secret).toMatch(/^whsec_/);
-    expect(Date.parse(rotated.previousSecretExpiresAt as string)).toBeGreaterThan(Date.now());
-    const redelivered = (await run('RedeliverWebhook', { deliveryId })).redeliverWebhook;
-    expect(redelivered.delivery).toMatchObject({ id: deliveryId });
-    const replayed = (await run('ReplayWebhookEvents', { endpointId, since: new Date(Date.now() - 60_000).toISOString() }))
-      .replayWebhookEvents;
-    expect(replayed).toMatchObject({ eventsQueued: 0, endpoint: { id: endpointId } });
-    const deleted = (await run('DeleteWebhookEndpoint', { endpointId })).deleteWebhookEndpoint;
-    expect(deleted).toEqual({ deletedEndpointId: endpointId });
-    expect((await run('WebhookEndpoints')).webhookEndpoints.edges).toEqual([]);
-  }
 });

@@ -56,6 +56,60 @@ async function stopListener(listener: Listener): Promise<number | null> {
   return withTimeout(exited, 15_000, 'the listener to exit');
 }
 
+/** Runs the listener until it exits by itself; its exit code and stderr. */
+async function runToExit(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [compiled('scripts/webhooks-listen.ts'), ...args], {
+    cwd: repoRoot,
+    env: bareEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+  const code = await withTimeout(new Promise<number | null>((resolve) => child.once('exit', resolve)), 15_000, 'the listener to exit');
+  return { code, stderr };
+}
+
+/** A GraphQL operation with the gateway's development token; its data. */
+async function graphql(gateway: StartedGateway, query: string, variables: Record<string, unknown>) {
+  const res = await request(gateway.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: gateway.authorization },
+    body: JSON.stringify({ query, variables }),
+  });
+  return ((await res.body.json()) as { data: Record<string, Record<string, unknown>> }).data;
+}
+
+/** The developer's app the listener forwards to: notes every request, answers 204. */
+async function startApp(
+  forwarded: Array<{ headers: IncomingHttpHeaders; body: string; path: string }>,
+): Promise<{ app: Server; url: string }> {
+  const app = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      forwarded.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  return { app, url: `http://127.0.0.1:${(app.address() as AddressInfo).port}/hooks` };
+}
+
+/** A charge on the sandbox's OPC_BF test number, confirmed with the test OTP; its reference. */
+async function chargeConfirmedByOtp(gateway: StartedGateway): Promise<string> {
+  const created = await graphql(
+    gateway,
+    'mutation($i: CreateChargeInput!) { createCharge(input: $i) { ... on CreateChargePayload { reference status } } }',
+    { i: { amount: 2500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: randomUUID() } },
+  );
+  const reference = created.createCharge!.reference as string;
+  const otp = await graphql(gateway, 'mutation($i: SubmitChargeOtpInput!) { submitChargeOtp(input: $i) { __typename } }', {
+    i: { chargeReference: reference, otp: '123456' },
+  });
+  expect(otp.submitChargeOtp!.__typename).toBe('SubmitChargeOtpPayload');
+  return reference;
+}
+
 describe('npm run webhooks:listen', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'webhooks-listen-'));
   let gateway: StartedGateway;
@@ -63,28 +117,11 @@ describe('npm run webhooks:listen', () => {
   let app: Server;
   let appUrl: string;
 
-  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-    const res = await request(gateway.graphqlUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: gateway.authorization },
-      body: JSON.stringify({ query, variables }),
-    });
-    return ((await res.body.json()) as { data: Record<string, Record<string, unknown>> }).data;
-  };
+  const gql = (query: string, variables: Record<string, unknown> = {}) => graphql(gateway, query, variables);
 
   beforeAll(async () => {
     gateway = await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
-    // The developer's app the listener forwards to.
-    app = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        forwarded.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '' });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-    appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/hooks`;
+    ({ app, url: appUrl } = await startApp(forwarded));
   }, 60_000);
   afterAll(async () => {
     await gateway?.stop();
@@ -100,15 +137,7 @@ describe('npm run webhooks:listen', () => {
       'charge.success',
     ]);
     try {
-      const created = await gql(
-        'mutation($i: CreateChargeInput!) { createCharge(input: $i) { ... on CreateChargePayload { reference status } } }',
-        { i: { amount: 2500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: randomUUID() } },
-      );
-      const reference = created.createCharge!.reference as string;
-      const otp = await gql('mutation($i: SubmitChargeOtpInput!) { submitChargeOtp(input: $i) { __typename } }', {
-        i: { chargeReference: reference, otp: '123456' },
-      });
-      expect(otp.submitChargeOtp!.__typename).toBe('SubmitChargeOtpPayload');
+      const reference = await chargeConfirmedByOtp(gateway);
 
       const printed = new RegExp(`^\\d\\d:\\d\\d:\\d\\d  charge\\.success  ${reference}  SUCCESS  verified -> 204$`, 'm');
       await waitFor(() => printed.test(listener.output()), `the listener's line for ${reference}`, 20_000, 20);
@@ -154,14 +183,7 @@ describe('npm run webhooks:listen', () => {
   }, 60_000);
 
   it('says what is wrong when the gateway refuses its token, and creates nothing', async () => {
-    const child = spawn(process.execPath, [compiled('scripts/webhooks-listen.ts'), '--token', 'not.a.token'], {
-      cwd: repoRoot,
-      env: bareEnv({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-    const code = await withTimeout(new Promise<number | null>((resolve) => child.once('exit', resolve)), 15_000, 'the listener to exit');
+    const { code, stderr } = await runToExit({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }, ['--token', 'not.a.token']);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^CreateWebhookEndpoint: UNAUTHENTICATED /);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
