@@ -18,14 +18,26 @@ let stack: TestStack;
 let redis: Redis;
 const receivers: Receiver[] = [];
 const raw = (globalId: string) => Buffer.from(globalId, 'base64url').toString('utf8').split(':')[1]!;
-const refsAt = (r: Receiver, tag: string) => new Set(r.delivered().map((d) => String(d.data['reference'])).filter((x) => x.startsWith(`${tag}-`)));
+const refsAt = (r: Receiver, tag: string) =>
+  new Set(
+    r
+      .delivered()
+      .map((d) => String(d.data['reference']))
+      .filter((x) => x.startsWith(`${tag}-`)),
+  );
 
 beforeAll(async () => {
   stack = await startStack({
     redisNamespace: namespace,
     webhookSecret: 'isolation-secret',
     // The default timeout (15 s) and in-flight bound (10); a retry set of 5 to see it fill.
-    env: { REDIS_URL, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex', SUBSCRIPTION_POLL_MS: '0', WEBHOOK_RETRY_SET_MAX: '5' },
+    env: {
+      REDIS_URL,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
+      SUBSCRIPTION_POLL_MS: '0',
+      WEBHOOK_RETRY_SET_MAX: '5',
+    },
     outboundWebhooks: { now: () => clock.t, pollMs: 50 },
   });
   redis = new Redis(REDIS_URL);
@@ -64,7 +76,9 @@ describe('per-endpoint isolation', () => {
     const { id } = await createEndpoint(stack, dead.url, ['charge.success']);
     const endpoint = raw(id);
     for (let i = 0; i < 200; i += 20) {
-      const statuses = await Promise.all(Array.from({ length: 20 }, (_, k) => postServiceWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, i + k, 'dead')));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, k) => postServiceWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, i + k, 'dead')),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     }
     const retrySet = `${namespace}:webhooks:retry:${endpoint}`;

@@ -37,7 +37,13 @@ afterAll(async () => {
 
 /** A gateway in sandbox mode (no PAYMENT_BASE_URL, no Redis) with the data folder's files, as `npm start` runs it. */
 async function sandboxGateway(): Promise<{ gateway: RunningGateway; stack: TestStack }> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', SANDBOX_DATA_DIR: dir, LOG_LEVEL: 'silent', WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex' });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SANDBOX_DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
+  });
   const gateway = await startGateway(config, createLogger('silent'), {
     upstream: { baseUrl: sandbox.url, apiKey },
     webhookSecret,
@@ -67,7 +73,12 @@ describe('sandbox mode, without Redis', () => {
     try {
       const listed = await gql(second.stack, '{ webhookEndpoints { edges { node { id url } } } }');
       expect(listed.data.webhookEndpoints.edges).toEqual([{ node: { id, url: receiver.url } }]);
-      await waitFor(() => receiver.delivered().filter((d) => d.type === 'charge.success').length === 3, 'the 3 retries delivered', 10_000, 20);
+      await waitFor(
+        () => receiver.delivered().filter((d) => d.type === 'charge.success').length === 3,
+        'the 3 retries delivered',
+        10_000,
+        20,
+      );
       expect(new Set(receiver.delivered().map((d) => d.id))).toEqual(ids);
     } finally {
       await second.gateway.close();

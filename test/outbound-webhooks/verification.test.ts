@@ -51,13 +51,26 @@ async function form(url: string, fields: Record<string, string>): Promise<number
 
 async function runPayoutBatch(): Promise<string> {
   for (const wallet of ['opa_bf', 'opb_bf'] as const) stack.sandbox.topUp(stack.apiKey, wallet, 100_000);
-  const created = await gql(stack, `mutation ($input: CreatePayoutBatchInput!) { createPayoutBatch(input: $input) { __typename ... on CreatePayoutBatchPayload { batch { id batchId } } } }`, {
-    input: { idempotencyKey: randomUUID(), label: 'webhook test' },
-  });
+  const created = await gql(
+    stack,
+    `mutation ($input: CreatePayoutBatchInput!) { createPayoutBatch(input: $input) { __typename ... on CreatePayoutBatchPayload { batch { id batchId } } } }`,
+    {
+      input: { idempotencyKey: randomUUID(), label: 'webhook test' },
+    },
+  );
   const { id, batchId } = created.data.createPayoutBatch.batch as { id: string; batchId: string };
-  const items = [0, 1].map((i) => ({ amount: 100, recipientPhone: i ? '70000001' : '76000001', recipientWallet: i ? 'OPB_BF' : 'OPA_BF', reference: `row-${i}` }));
-  await gql(stack, `mutation ($input: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $input) { __typename } }`, { input: { batchId: id, page: 1, items } });
-  const started = await gql(stack, `mutation ($input: StartPayoutBatchInput!) { startPayoutBatch(input: $input) { __typename } }`, { input: { batchId: id } });
+  const items = [0, 1].map((i) => ({
+    amount: 100,
+    recipientPhone: i ? '70000001' : '76000001',
+    recipientWallet: i ? 'OPB_BF' : 'OPA_BF',
+    reference: `row-${i}`,
+  }));
+  await gql(stack, `mutation ($input: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $input) { __typename } }`, {
+    input: { batchId: id, page: 1, items },
+  });
+  const started = await gql(stack, `mutation ($input: StartPayoutBatchInput!) { startPayoutBatch(input: $input) { __typename } }`, {
+    input: { batchId: id },
+  });
   expect(started.data.startPayoutBatch.__typename).toBe('StartPayoutBatchPayload');
   return batchId;
 }
@@ -94,7 +107,8 @@ describe('events delivered to a merchant server, verified by two independent ver
       const body = JSON.parse(delivery!.body) as { type: string; timestamp: string; data: Record<string, unknown> };
       expect(body.type).toBe(kind);
       expect(body.data).toMatchObject({ eventId: delivery!.headers['webhook-id'], sequence: expect.stringMatching(/^\d+-\d+$/) });
-      if (kind.startsWith('charge.')) expect(body.data).toMatchObject({ reference: ref, status: 'SUCCESS', amount: expect.any(Number), currency: 'XOF' });
+      if (kind.startsWith('charge.'))
+        expect(body.data).toMatchObject({ reference: ref, status: 'SUCCESS', amount: expect.any(Number), currency: 'XOF' });
       expect(delivery!.headers['content-type']).toBe('application/json');
       expect(delivery!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
       // Both verifiers take the exact bytes and the three headers.
