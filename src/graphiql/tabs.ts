@@ -83,6 +83,23 @@ export const FLOWS: ReadonlyArray<{ file: string; variables?: Record<string, unk
     variables: { input: { amount: 1000, idempotencyKey: 'settle-3001' }, reference: 'the settlement reference (from CreateSettlement)' },
   },
   { file: 'history.graphql', variables: { first: 10, after: null, filter: { status: 'SUCCESS' }, kinds: [] } },
+  {
+    // "Webhooks to your server": create an endpoint (sandbox mode takes a local http:// receiver), send it a test, read its deliveries.
+    file: 'webhooks.graphql',
+    variables: {
+      create: {
+        url: 'http://127.0.0.1:3000/hooks',
+        kinds: ['charge.success', 'charge.failed'],
+        description: 'my first webhook',
+        idempotencyKey: 'hooks-1',
+      },
+      endpointId: 'the endpoint id (from CreateWebhookEndpoint)',
+      deliveryFilter: null,
+      update: { endpointId: 'the endpoint id (from CreateWebhookEndpoint)', enabled: true },
+      deliveryId: 'a delivery id (from WebhookDeliveries)',
+      since: '2026-01-01T00:00:00Z',
+    },
+  },
 ];
 
 export function graphiqlTabs(token: string | null): GraphiQLTab[] {
