@@ -29,7 +29,13 @@ export async function idleRate(redis: BenchRedis, ms = 3000): Promise<Delta> {
 }
 
 /** Runs `op` `ops` times in sequence and returns the Redis cost of one, net of the idle rate. */
-export async function countPath(redis: BenchRedis, idle: Delta, label: string, ops: number, op: (i: number) => Promise<void>): Promise<PathCost> {
+export async function countPath(
+  redis: BenchRedis,
+  idle: Delta,
+  label: string,
+  ops: number,
+  op: (i: number) => Promise<void>,
+): Promise<PathCost> {
   const a = await redis.snapshot();
   for (let i = 0; i < ops; i++) await op(i);
   // Let what the operations set off (the log's blocking read handing the last event out) land.

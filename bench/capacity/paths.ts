@@ -9,7 +9,12 @@ const OPS = Number(process.env.BENCH_CAPACITY_OPS ?? 200);
 
 export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise<PathCost[]> {
   const fleet = await startFleet(1, stubUrl, redis.env);
-  const spec: OperationSpec = { graphqlUrl: fleet.urls[0]!, token: fleet.token, webhookSecret: fleet.webhookSecret, webhookPath: WEBHOOK_PATH };
+  const spec: OperationSpec = {
+    graphqlUrl: fleet.urls[0]!,
+    token: fleet.token,
+    webhookSecret: fleet.webhookSecret,
+    webhookPath: WEBHOOK_PATH,
+  };
   const costs: PathCost[] = [];
   try {
     // Warm: the first requests compile documents, open pooled connections and load scripts (SCRIPT LOAD, NOSCRIPT).

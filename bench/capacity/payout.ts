@@ -41,8 +41,14 @@ async function prepareBatch(gql: Gql): Promise<string> {
 }
 
 async function runBatch(gql: Gql, id: string, onPoll: () => void): Promise<string> {
-  const items = Array.from({ length: ITEMS }, (_, i) => ({ amount: 100, recipientPhone: `70${String(i).padStart(6, '0')}`, recipientWallet: 'OPB_BF' }));
-  const added = await gql('mutation($i: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $i) { __typename } }', { i: { batchId: id, page: 1, items } });
+  const items = Array.from({ length: ITEMS }, (_, i) => ({
+    amount: 100,
+    recipientPhone: `70${String(i).padStart(6, '0')}`,
+    recipientWallet: 'OPB_BF',
+  }));
+  const added = await gql('mutation($i: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $i) { __typename } }', {
+    i: { batchId: id, page: 1, items },
+  });
   if (added.addPayoutBatchItems!.__typename !== 'AddPayoutBatchItemsPayload') throw new Error(JSON.stringify(added));
   const started = await gql('mutation($i: StartPayoutBatchInput!) { startPayoutBatch(input: $i) { __typename } }', { i: { batchId: id } });
   if (started.startPayoutBatch!.__typename !== 'StartPayoutBatchPayload') throw new Error(JSON.stringify(started));
@@ -62,7 +68,12 @@ export async function countPayoutItem(redis: BenchRedis): Promise<PathCost> {
   const sandbox = await startChild(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'src/sandbox/main.ts')], {
     label: 'sandbox',
     ready: /sandbox \(test mode\) at (\S+)/,
-    env: { SANDBOX_PORT: '0', LOG_LEVEL: 'warn', SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/payment`, WEBHOOK_SECRET: webhookSecret },
+    env: {
+      SANDBOX_PORT: '0',
+      LOG_LEVEL: 'warn',
+      SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/payment`,
+      WEBHOOK_SECRET: webhookSecret,
+    },
   });
   const fleet = await startFleet(1, sandbox.ready[1]!, redis.env, {
     PORT: String(port),

@@ -12,6 +12,8 @@ export interface Snapshot {
   at: number;
   /** Calls per command name, summed over the primaries. */
   calls: Map<string, number>;
+  /** Microseconds spent executing each command (a script's includes the commands it runs). */
+  usec: Map<string, number>;
   commands: number;
   reads: number;
   /** CPU seconds of every node, and of the busiest primary. */
@@ -22,6 +24,7 @@ export interface Snapshot {
 export interface Delta {
   seconds: number;
   calls: Map<string, number>;
+  usec: Map<string, number>;
   commands: number;
   reads: number;
   cpuSec: number;
@@ -76,6 +79,7 @@ function snapshotter(clients: Redis[], primaries: boolean[]): () => Promise<Snap
     const infos = (await Promise.all(clients.map((c) => c.info('all')))).map(parse);
     const at = performance.now();
     const calls = new Map<string, number>();
+    const usec = new Map<string, number>();
     let commands = 0;
     let reads = 0;
     let cpuSec = 0;
@@ -91,9 +95,10 @@ function snapshotter(clients: Redis[], primaries: boolean[]): () => Promise<Snap
         if (!field.startsWith('cmdstat_')) continue;
         const name = field.slice('cmdstat_'.length);
         calls.set(name, (calls.get(name) ?? 0) + Number(/calls=(\d+)/.exec(value)![1]));
+        usec.set(name, (usec.get(name) ?? 0) + Number(/usec=(\d+)/.exec(value)![1]));
       }
     });
-    return { at, calls, commands, reads, cpuSec, cpuByPrimary };
+    return { at, calls, usec, commands, reads, cpuSec, cpuByPrimary };
   };
 }
 
@@ -101,13 +106,18 @@ function snapshotter(clients: Redis[], primaries: boolean[]): () => Promise<Snap
 export function delta(a: Snapshot, b: Snapshot): Delta {
   const probes = a.cpuByPrimary.length;
   const calls = new Map<string, number>();
+  const usec = new Map<string, number>();
   for (const [name, n] of b.calls) {
     const d = n - (a.calls.get(name) ?? 0) - (name === 'info' ? probes : 0);
     if (d !== 0) calls.set(name, d);
+    // The probe's own INFO is not told apart here: scripts' INFO calls are what this is read for.
+    const t = (b.usec.get(name) ?? 0) - (a.usec.get(name) ?? 0);
+    if (t !== 0) usec.set(name, t);
   }
   return {
     seconds: (b.at - a.at) / 1000,
     calls,
+    usec,
     commands: b.commands - a.commands - probes,
     reads: b.reads - a.reads - probes,
     cpuSec: b.cpuSec - a.cpuSec,

@@ -1,0 +1,58 @@
+// The capacity bench's tables, in Markdown (pasted into README "Capacity" as printed).
+import type { PathCost } from './count.js';
+import type { ReplayRow } from './replay.js';
+import type { ScaleRow } from './scale.js';
+
+const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+
+export function printPathCosts(costs: PathCost[], outgoingWebhook: string): void {
+  console.log('\nRedis per operation, one replica, one operation at a time (commands a Lua script runs counted in "commands"):\n');
+  console.log('| hot path | commands | round trips | commands by name, per operation |');
+  console.log('|---|---|---|---|');
+  for (const c of costs) {
+    const over = c.roundTrips > 3.05 ? ' (over 3: see README "Capacity")' : '';
+    const byName = c.calls.map(([name, n]) => `${name} ${f(n, 2)}`).join(', ');
+    console.log(`| ${c.label} | ${f(c.commands, 2)} | ${f(c.roundTrips, 2)}${over} | ${byName} |`);
+  }
+  console.log(`| outgoing webhook delivery | ${outgoingWebhook} | | |`);
+}
+
+export function printReplay(rows: Array<ReplayRow & { topology: string }>): void {
+  console.log("\nRedis kept busy by the gateway's own store code (no GraphQL/HTTP in front), busiest primary:\n");
+  console.log(
+    '| kind | Redis | driven, ops/s | busiest primary busy | Redis CPU per operation | of which `INFO` in a script | one primary at 100% of a core |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.kind} | ${r.topology} | ${int(r.perSecond)} | ${f(r.busiestPrimaryShare * 100)}% | ${f(r.cpuUsPerOp)} µs | ${f(r.infoUsPerOp)} µs | ${int(1e6 / r.cpuUsPerOp)} ops/s |`,
+    );
+  }
+}
+
+export function printScale(rows: ScaleRow[], replicaCounts: number[]): void {
+  console.log('\nReplicas on this machine (2 cores, shared), load from every replica at once, upstream the fast stub:\n');
+  const heads = replicaCounts.map((r) => `${r}`).join(' / ');
+  console.log(
+    `| kind | Redis | ops/s at ${heads} replicas | commands per op | round trips per op | Redis CPU per 1,000 ops (ms) | p99 at ${replicaCounts.at(-1)} (ms) | failed |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  const groups = new Map<string, ScaleRow[]>();
+  for (const r of rows) groups.set(`${r.kind}|${r.topology}`, [...(groups.get(`${r.kind}|${r.topology}`) ?? []), r]);
+  for (const [key, group] of groups) {
+    const [kind, topology] = key.split('|') as [string, string];
+    const at = (pick: (r: ScaleRow) => string) =>
+      replicaCounts
+        .map((n) => {
+          const r = group.find((g) => g.replicas === n);
+          return r ? pick(r) : '-';
+        })
+        .join(' / ');
+    const failed = group.reduce((n, r) => n + r.failed, 0);
+    const last = group.at(-1)!;
+    console.log(
+      `| ${kind} | ${topology} | ${at((r) => int(r.perSecond))} | ${at((r) => f(r.commandsPerOp))} | ${at((r) => f(r.roundTripsPerOp, 2))} | ${at((r) => int(r.cpuMsPer1000))} | ${int(last.p99Ms)} | ${failed} |`,
+    );
+  }
+}
