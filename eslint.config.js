@@ -42,6 +42,11 @@ const layering = [
     ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts', './config.ts'],
     'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
   ),
+  layer(
+    './src/outbound-webhooks',
+    ['./events', './redis', './upstream', './observability', './logger.ts', './config.ts'],
+    'outbound-webhooks/ may import events, redis, upstream (its normalized shapes), observability, logger and config (never schema/ or http/).',
+  ),
   layer('./src/auth', ['./config.ts', './logger.ts', './upstream'], 'auth/ may import config, logger and upstream types.'),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.
   layer(

@@ -36,6 +36,22 @@ const durationSeconds = z.string().transform((text, ctx) => {
   return seconds ?? z.NEVER;
 });
 
+/** Svix's schedule (5s,5m,30m,2h,5h,10h,10h): about 28 hours in all. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000].map((s) => s * 1000);
+
+/** `5s,5m,2h` as milliseconds; each entry a duration of src/auth/duration.ts. */
+function durationList(name: string) {
+  return (list: string, ctx: z.RefinementCtx) => {
+    const items = list.split(',').map((item) => item.trim());
+    const ms = items.map((item) => parseDurationSeconds(item));
+    if (items.length === 0 || ms.some((s) => s === null || s <= 0)) {
+      ctx.addIssue({ code: 'custom', message: `must be durations such as 5s,5m,2h (${name} is a comma-separated list)` });
+      return z.NEVER;
+    }
+    return ms.map((s) => s! * 1000);
+  };
+}
+
 const envSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -154,6 +170,16 @@ const envSchema = z.object({
   /** OTLP/HTTP collector base URL (traces go to <url>/v1/traces); unset: no tracing. */
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('momo-gateway'),
+  /** Webhooks to the merchant's servers (src/outbound-webhooks/): see the README, "Webhooks to your server". */
+  WEBHOOK_ENDPOINTS_MAX: positiveInt.max(1_000).default(20),
+  WEBHOOK_DELIVERY_TIMEOUT_MS: positiveInt.max(120_000).default(15_000),
+  /** Waits before each retry of a failed delivery, comma-separated durations. */
+  WEBHOOK_RETRY_SCHEDULE: z.string().transform(durationList('WEBHOOK_RETRY_SCHEDULE')).optional(),
+  WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS: positiveInt.default(120),
+  /** Default: true in sandbox mode, false in live mode. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.optional(),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.max(1_000).default(10),
+  WEBHOOK_RETRY_SET_MAX: positiveInt.max(1_000_000).default(1_000),
 });
 
 export interface UpstreamConfig {
@@ -208,6 +234,25 @@ export interface Config {
   /** TRUST_PROXY and TRUST_PROXY_HEADER (src/http/client-address.ts); null: trust no proxy. */
   trustProxy: TrustProxySetting;
   payoutBatches: PayoutBatchConfig;
+  outboundWebhooks: OutboundWebhookConfig;
+}
+
+/** Webhooks to the merchant's servers (src/outbound-webhooks/). */
+export interface OutboundWebhookConfig {
+  /** WEBHOOK_ENDPOINTS_MAX. */
+  maxEndpoints: number;
+  /** WEBHOOK_DELIVERY_TIMEOUT_MS. */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_SCHEDULE: the wait before each retry, in ms. */
+  retryScheduleMs: number[];
+  /** WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS, in ms. */
+  disableAfterMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS (default: sandbox mode only). */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT. */
+  maxInFlightPerEndpoint: number;
+  /** WEBHOOK_RETRY_SET_MAX: deliveries one endpoint may have waiting for a retry before it stops taking new events. */
+  retrySetMax: number;
 }
 
 /** Payout batches (src/payout-batches/). */
@@ -385,6 +430,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.PAYOUT_BATCH_LEASE_MS,
       settleWindowMs: e.PAYOUT_BATCH_SETTLE_MS,
       followPollMs: e.PAYOUT_BATCH_FOLLOW_POLL_MS,
+    },
+    outboundWebhooks: {
+      maxEndpoints: e.WEBHOOK_ENDPOINTS_MAX,
+      timeoutMs: e.WEBHOOK_DELIVERY_TIMEOUT_MS,
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+      disableAfterMs: e.WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS * 3_600_000,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !live,
+      maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+      retrySetMax: e.WEBHOOK_RETRY_SET_MAX,
     },
     observability: {
       metricsToken: e.METRICS_TOKEN ?? null,

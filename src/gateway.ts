@@ -33,6 +33,9 @@ import type { GatewayServerOptions } from './http/options.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { acceptIntoLog, createWebhookHandler } from './webhooks/receiver.js';
+import { createOutboundWebhooks, type OutboundWebhooks } from './outbound-webhooks/index.js';
+import type { Resolver } from './outbound-webhooks/dispatcher.js';
+import { fileOutboundPersistence } from './outbound-webhooks/state-file.js';
 import { loadTrustedDocuments } from './execution/trusted-documents.js';
 import { clientAddressing } from './http/client-address.js';
 import { readFileSync } from 'node:fs';
@@ -52,6 +55,8 @@ export interface RunningGateway {
   readiness: ReadinessProbe;
   /** Sandbox mode: a token with every scope, valid 12 hours, for GraphiQL and scripts. */
   developmentToken: MintedToken | null;
+  /** Webhooks to the merchant's servers. */
+  outboundWebhooks: OutboundWebhooks;
   /** Stops everything; graceMs (SHUTDOWN_GRACE_MS in `npm start`, default 0): readiness 503 while still serving, first. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -74,6 +79,10 @@ export interface StartGatewayOptions {
   idempotencyClock?: Pick<Clock, 'now'>;
   /** Sandbox mode without Redis: keep the in-memory event log in this file across restarts. */
   eventLogFile?: string;
+  /** Sandbox mode without Redis: keep webhook endpoints and their pending deliveries in this file across restarts. */
+  outboundWebhooksFile?: string;
+  /** Tests: the time of webhook retries (a manual clock), name resolution of the SSRF check, the pass interval. */
+  outboundWebhooks?: { now?: () => number; resolve?: Resolver; pollMs?: number };
 }
 
 /** The gateway's version (package.json), for the build-info metric. */
@@ -241,6 +250,33 @@ function buildLiveLayer({ config, log, options, shutdown }: Startup, redis: Gate
   return { live, reconciler };
 }
 
+/** Webhooks to the merchant's servers: in Redis, else in memory (kept in a file when asked); stopped before the bus closes. */
+function buildOutboundWebhooks(
+  { config, log, options, shutdown }: Startup,
+  redis: GatewayRedis | null,
+  bus: EventBus,
+  observability: Observability,
+): OutboundWebhooks {
+  const file =
+    !redis && config.mode === 'sandbox' && options.outboundWebhooksFile ? fileOutboundPersistence(options.outboundWebhooksFile) : null;
+  const outbound = createOutboundWebhooks({
+    settings: config.outboundWebhooks,
+    mode: config.mode,
+    redis,
+    bus,
+    log,
+    registry: observability.metrics.registry,
+    persistence: file ?? undefined,
+    retentionMs: config.events.retentionMs,
+    ...options.outboundWebhooks,
+  });
+  if (!redis && config.mode === 'live')
+    log.warn('webhook endpoints are off: live mode without Redis cannot keep them durably (set REDIS_URL)');
+  if (file) shutdown.add(async () => file.flush());
+  shutdown.add(() => outbound.close());
+  return outbound;
+}
+
 /** Runs the batches set to run (any replica may take one over); stopped before the bus and Redis close. */
 function buildPayoutBatchRunner(
   { config, log, shutdown }: Startup,
@@ -321,6 +357,7 @@ interface ServerParts {
   live: LiveUpdates;
   reconciler: Reconciler;
   payoutBatches: PayoutBatches;
+  outboundWebhooks: OutboundWebhooks;
   webhook: GatewayServerOptions['webhook'];
   tokens: TokenVerifier;
   developmentToken: MintedToken | null;
@@ -342,6 +379,7 @@ function buildServer({ config, log, options }: Startup, parts: ServerParts): Gat
       pageSize: config.upstream.pageSize,
       resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
       payoutBatches: parts.payoutBatches,
+      outboundWebhooks: parts.outboundWebhooks,
       limitServices: options.withoutLimits
         ? undefined
         : {
@@ -400,6 +438,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
+    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     const webhook = buildWebhookRoute(startup, bus, live, observability);
     const { tokens, developmentToken } = await prepareAuth(config);
 
@@ -413,6 +452,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       live,
       reconciler,
       payoutBatches,
+      outboundWebhooks,
       webhook,
       tokens,
       developmentToken,
@@ -432,6 +472,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       server,
       readiness,
       developmentToken,
+      outboundWebhooks,
       close: shutdown.close,
     };
   } catch (err) {

@@ -165,6 +165,7 @@ export type ErrorCode =
   | 'INTERNAL_ERROR'
   | 'INVALID_ACCOUNT'
   | 'INVALID_DATA'
+  | 'INVALID_WEBHOOK_URL'
   | 'NETWORK_ERROR'
   | 'NOT_FOUND'
   | 'OTP_EXPIRED'
@@ -183,7 +184,9 @@ export type ErrorCode =
   | 'UNKNOWN_ERROR'
   | 'UNSUPPORTED_PROVIDER'
   | 'UPSTREAM_UNAVAILABLE'
-  | 'VALIDATION_FAILED';
+  | 'VALIDATION_FAILED'
+  | 'WEBHOOKS_UNAVAILABLE'
+  | 'WEBHOOK_ENDPOINT_LIMIT';
 
 /** What the hosted payment page collects, and where it sends the customer afterwards. */
 export type InitializeCheckoutInput = {
@@ -317,6 +320,7 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -335,6 +339,10 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'UnsupportedProviderError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'WebhookDeliveryNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'WebhookEndpointLimitError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'WebhookEndpointNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'WebhooksUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
          }> }
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -493,6 +501,7 @@ export type PayoutBatchQuery = { __typename: 'Query', payoutBatch: { __typename:
             | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string }
@@ -511,6 +520,10 @@ export type PayoutBatchQuery = { __typename: 'Query', payoutBatch: { __typename:
             | { __typename: 'UnsupportedProviderError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'UpstreamError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'WebhookDeliveryNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'WebhookEndpointLimitError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'WebhookEndpointNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'WebhooksUnavailableError', code: ErrorCode, message: string, messageFr: string }
            | null } }>, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null } } } | null };
 
 export type StartPayoutBatchMutationVariables = Exact<{

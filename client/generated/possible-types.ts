@@ -87,6 +87,21 @@
       "UpstreamError",
       "ValidationError"
     ],
+    "CreateWebhookEndpointResult": [
+      "CreateWebhookEndpointPayload",
+      "IdempotencyConflictError",
+      "InvalidWebhookUrlError",
+      "RateLimitedError",
+      "ValidationError",
+      "WebhookEndpointLimitError",
+      "WebhooksUnavailableError"
+    ],
+    "DeleteWebhookEndpointResult": [
+      "DeleteWebhookEndpointPayload",
+      "RateLimitedError",
+      "WebhookEndpointNotFoundError",
+      "WebhooksUnavailableError"
+    ],
     "InitializeCheckoutResult": [
       "IdempotencyConflictError",
       "InitializeCheckoutPayload",
@@ -100,13 +115,16 @@
       "Checkout",
       "PayoutBatch",
       "Settlement",
-      "Transfer"
+      "Transfer",
+      "WebhookDelivery",
+      "WebhookEndpoint"
     ],
     "PaymentError": [
       "BatchSizeLimitExceededError",
       "IdempotencyConflictError",
       "InsufficientFundsError",
       "InvalidAccountError",
+      "InvalidWebhookUrlError",
       "NotFoundError",
       "OtpExpiredError",
       "OtpInvalidError",
@@ -124,7 +142,35 @@
       "UnauthorizedChargeProviderError",
       "UnsupportedProviderError",
       "UpstreamError",
-      "ValidationError"
+      "ValidationError",
+      "WebhookDeliveryNotFoundError",
+      "WebhookEndpointLimitError",
+      "WebhookEndpointNotFoundError",
+      "WebhooksUnavailableError"
+    ],
+    "RedeliverWebhookResult": [
+      "RateLimitedError",
+      "RedeliverWebhookPayload",
+      "WebhookDeliveryNotFoundError",
+      "WebhooksUnavailableError"
+    ],
+    "ReplayWebhookEventsResult": [
+      "RateLimitedError",
+      "ReplayWebhookEventsPayload",
+      "WebhookEndpointNotFoundError",
+      "WebhooksUnavailableError"
+    ],
+    "RotateWebhookEndpointSecretResult": [
+      "RateLimitedError",
+      "RotateWebhookEndpointSecretPayload",
+      "WebhookEndpointNotFoundError",
+      "WebhooksUnavailableError"
+    ],
+    "SendTestWebhookResult": [
+      "RateLimitedError",
+      "SendTestWebhookPayload",
+      "WebhookEndpointNotFoundError",
+      "WebhooksUnavailableError"
     ],
     "StartPayoutBatchResult": [
       "PayoutBatchNotFoundError",
@@ -145,6 +191,14 @@
       "SubmitChargeOtpPayload",
       "UpstreamError",
       "ValidationError"
+    ],
+    "UpdateWebhookEndpointResult": [
+      "InvalidWebhookUrlError",
+      "RateLimitedError",
+      "UpdateWebhookEndpointPayload",
+      "ValidationError",
+      "WebhookEndpointNotFoundError",
+      "WebhooksUnavailableError"
     ]
   }
 };

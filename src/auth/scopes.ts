@@ -8,6 +8,7 @@ export const SCOPES = [
   'payouts:approve',
   'settlements:write',
   'events:read',
+  'webhooks:manage',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -239,17 +239,10 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
   const now = options.now ?? Date.now;
 
   const toEvent = ([id, fields]: StreamEntry): LoggedPaymentEvent | null => {
-    const json = fields[fields.indexOf('e') + 1];
-    const g = fields.indexOf('g');
-    try {
-      const event: LoggedPaymentEvent = { ...(JSON.parse(json ?? '') as PaymentEventRecord), seq: id };
-      if (g >= 0 && fields[g + 1]) event.generation = fields[g + 1];
-      return event;
-    } catch {
-      // Not ours (someone wrote to our key by hand): skipped, never thrown inside a reader.
-      options.logger?.warn('skipped a malformed event log entry', { seq: id });
-      return null;
-    }
+    const event = eventOfStreamEntry(id, fields);
+    // Not ours (someone wrote to our key by hand): skipped, never thrown inside a reader.
+    if (!event) options.logger?.warn('skipped a malformed event log entry', { seq: id });
+    return event;
   };
   const toEvents = (entries: StreamEntry[]) => entries.map(toEvent).filter((e): e is LoggedPaymentEvent => e !== null);
   /** XINFO STREAM as a map; null when the stream does not exist (nothing appended yet, or Redis lost it). */
@@ -322,6 +315,19 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     },
     close() {},
   };
+}
+
+/** One entry of the log's stream as its event; null when it is not one (also for the log's consumer groups, src/outbound-webhooks). */
+export function eventOfStreamEntry(id: string, fields: string[]): LoggedPaymentEvent | null {
+  const json = fields[fields.indexOf('e') + 1];
+  const g = fields.indexOf('g');
+  try {
+    const event: LoggedPaymentEvent = { ...(JSON.parse(json ?? '') as PaymentEventRecord), seq: id };
+    if (g >= 0 && fields[g + 1]) event.generation = fields[g + 1];
+    return event;
+  } catch {
+    return null;
+  }
 }
 
 function withGeneration(event: LoggedPaymentEvent, generation: string): LoggedPaymentEvent {

@@ -7,6 +7,7 @@ import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { LiveUpdates } from '../live/index.js';
 import type { PayoutBatches } from '../payout-batches/index.js';
+import type { OutboundWebhooks } from '../outbound-webhooks/index.js';
 import { operationLimits, type LimitsServices, type OperationLimits } from '../limits/index.js';
 import { createLoaders, type ResourceLoaders } from './loaders.js';
 
@@ -25,6 +26,8 @@ export interface GatewayServices {
   resourceCreated?: (kind: ResourceKind, reference: string) => void;
   /** Payout batches (src/payout-batches/); absent: the batch fields answer SERVICE_UNAVAILABLE. */
   payoutBatches?: PayoutBatches;
+  /** Webhooks to the merchant's servers (src/outbound-webhooks/); absent: their fields answer WebhooksUnavailableError. */
+  outboundWebhooks?: OutboundWebhooks;
   /** Upstream budget per operation and rate limits (src/limits/); absent: none. */
   limitServices?: LimitsServices;
 }

@@ -12,6 +12,8 @@ import './balance.js';
 import './settlement.js';
 import './events.js';
 import './payout-batch.js';
+import './webhook-endpoints.js';
+import './webhook-endpoint-mutations.js';
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({ description: 'How many items the whole list holds (across all pages).', resolve: (connection) => connection.totalCount }),

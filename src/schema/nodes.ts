@@ -3,7 +3,7 @@
 // an error, so a stale or foreign ID cannot crash a client's query.
 import type DataLoader from 'dataloader';
 
-export const NODE_TYPES = new Set(['Checkout', 'Charge', 'Transfer', 'Settlement', 'PayoutBatch']);
+export const NODE_TYPES = new Set(['Checkout', 'Charge', 'Transfer', 'Settlement', 'PayoutBatch', 'WebhookEndpoint', 'WebhookDelivery']);
 
 /** Most ids one `nodes(ids:)` may ask for. */
 export const NODES_MAX_IDS = 100;

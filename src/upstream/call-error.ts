@@ -38,6 +38,9 @@ export const GATEWAY_ERROR_CODES = [
   'PAYOUT_BATCH_STATE',
   'SELF_APPROVAL_FORBIDDEN',
   'TRANSFER_FAILED',
+  'WEBHOOK_ENDPOINT_LIMIT',
+  'INVALID_WEBHOOK_URL',
+  'WEBHOOKS_UNAVAILABLE',
 ] as const;
 
 export const ERROR_CODES = [...UPSTREAM_ERROR_CODES, ...GATEWAY_ERROR_CODES] as const;
@@ -78,6 +81,9 @@ const RETRYABLE: { readonly [C in ErrorCode]: boolean } = {
   PAYOUT_BATCH_STATE: false,
   SELF_APPROVAL_FORBIDDEN: false,
   TRANSFER_FAILED: false,
+  WEBHOOK_ENDPOINT_LIMIT: false,
+  INVALID_WEBHOOK_URL: false,
+  WEBHOOKS_UNAVAILABLE: false,
 };
 
 export function isRetryableCode(code: ErrorCode): boolean {

@@ -51,6 +51,8 @@ export interface StackOptions {
   clock?: StartGatewayOptions['clock'];
   /** The idempotency store's time (claim expiry, settle window), e.g. a manual clock a test moves. Default: the real one. */
   idempotencyClock?: StartGatewayOptions['idempotencyClock'];
+  /** Outbound webhooks' time, name resolution and pass interval (test/outbound-webhooks/). */
+  outboundWebhooks?: StartGatewayOptions['outboundWebhooks'];
 }
 
 export const testKey = (label = 'gw'): string => newKey(label);
@@ -88,6 +90,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     redisNamespace: options.redisNamespace,
     clock: options.clock,
     idempotencyClock: options.idempotencyClock,
+    outboundWebhooks: options.outboundWebhooks,
   });
   // The readiness probe checks the service once at start: let that GET land before a test counts requests.
   await gateway.readiness.firstCheck;

@@ -240,6 +240,8 @@ function dummyValue(type: GraphQLInputType, name: string): unknown {
       return true;
     case 'ID':
       return globalId('Charge', `ch_${randomUUID()}`);
+    case 'DateTime':
+      return new Date().toISOString();
     default:
       return name === 'idempotencyKey' ? randomUUID() : `dummy-${name}`;
   }

@@ -1,0 +1,107 @@
+// What the outbound webhooks keep: the merchant's endpoints (with their signing
+// secrets, never shown after creation), each delivery of an event to an
+// endpoint with its attempts, and the kinds an endpoint may take.
+import { KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
+
+/** Kinds the gateway itself adds to the log (payout batches) or sends only to webhooks. */
+export const WEBHOOK_TEST_KIND = 'webhook.test';
+export const ENDPOINT_DISABLED_KIND = 'webhook_endpoint.disabled';
+const PAYOUT_BATCH_KINDS = [
+  'queued',
+  'awaiting_approval',
+  'approved',
+  'running',
+  'progress',
+  'paused',
+  'completed',
+  'cancelling',
+  'cancelled',
+].map((s) => `payout_batch.${s}`);
+
+/** Every kind an endpoint may ask for (`webhookEventKinds`). */
+export const WEBHOOK_EVENT_KINDS: readonly string[] = [
+  ...KNOWN_EVENT_KINDS,
+  ...PAYOUT_BATCH_KINDS,
+  WEBHOOK_TEST_KIND,
+  ENDPOINT_DISABLED_KIND,
+];
+
+export interface EndpointSecrets {
+  /** Signs every attempt (`whsec_…`). */
+  current: string;
+  /** The one before the last rotation: signs beside `current` until `previousExpiresAt` (epoch ms). */
+  previous: string | null;
+  previousExpiresAt: number | null;
+}
+
+/** An endpoint as stored (secrets included: never handed to GraphQL as is, see EndpointView). */
+export interface StoredEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  /** Empty: every kind. */
+  kinds: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+  secrets: EndpointSecrets;
+  lastSuccessAt: string | null;
+  failingSince: string | null;
+  consecutiveFailures: number;
+}
+
+/** What GraphQL sees of an endpoint: no secret. */
+export type EndpointView = Omit<StoredEndpoint, 'secrets'> & { deliveriesWaiting: number };
+
+export function viewOf(endpoint: StoredEndpoint, deliveriesWaiting: number): EndpointView {
+  const { secrets: _secrets, ...rest } = endpoint;
+  return { ...rest, deliveriesWaiting };
+}
+
+export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface DeliveryAttempt {
+  at: string;
+  /** Null: no HTTP answer (refused, timeout, redirect refused, address refused). */
+  httpStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first 1 KB of the answer. */
+  responseBodyExcerpt: string | null;
+}
+
+/** Attempts kept per delivery (the newest ones): the schedule plus a few redeliveries. */
+export const MAX_ATTEMPTS_KEPT = 12;
+
+export interface DeliveryRecord {
+  /** `<endpointId>.<webhook-id>`: one delivery per event and endpoint. */
+  id: string;
+  endpointId: string;
+  /** The `webhook-id` header: the event's id, the same on every attempt. */
+  eventId: string;
+  kind: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  /** Epoch ms of the next attempt while PENDING. */
+  nextAttemptAt: number | null;
+  /** Failed attempts since the delivery was last (re)queued: the position in the retry schedule. */
+  failures: number;
+  attempts: DeliveryAttempt[];
+  /** The event, kept while the delivery may be sent again (bounded: see the store's limits). */
+  event: LoggedPaymentEvent;
+}
+
+export function deliveryIdOf(endpointId: string, eventId: string): string {
+  return `${endpointId}.${eventId}`;
+}
+
+export function endpointIdOfDelivery(deliveryId: string): string | null {
+  const dot = deliveryId.indexOf('.');
+  return dot > 0 ? deliveryId.slice(0, dot) : null;
+}
+
+/** Whether an endpoint takes events of `kind` (test events go only where they are sent). */
+export function takesKind(endpoint: Pick<StoredEndpoint, 'kinds'>, kind: string): boolean {
+  if (kind === WEBHOOK_TEST_KIND) return false;
+  return endpoint.kinds.length === 0 || endpoint.kinds.includes(kind);
+}

@@ -1,0 +1,274 @@
+// The Redis store of outbound webhooks (see store.ts for the model). Keys, all
+// under the gateway's namespace (one hash slot on a Cluster):
+//   webhooks:endpoints          ZSET  endpoint id -> creation time
+//   webhooks:ep:<id>            HASH  the endpoint's fields (secrets, health)
+//   webhooks:retry:<id>         ZSET  delivery id -> due time (the retry set)
+//   webhooks:recent:<id>        ZSET  delivery id -> creation time (settled, newest RECENT_DELIVERIES_KEPT)
+//   webhooks:deliveries:<id>    HASH  delivery id -> record (those of the two sets)
+// and on the event log's stream the consumer group `webhooks:<id>`: the
+// endpoint's place in the log and its events in flight. Writes that decide a
+// delivery's fate go through `durable` (REDIS_MIN_REPLICAS), like idempotency keys.
+import type { GatewayRedis } from '../redis/index.js';
+import { eventOfStreamEntry } from '../events/log.js';
+import type { LoggedPaymentEvent } from '../events/payment-event.js';
+import { compareStreamIds, decodeEventId, parseStreamId } from '../events/stream-id.js';
+import type { DeliveryRecord, StoredEndpoint } from './model.js';
+import { RECENT_DELIVERIES_KEPT, type OutboundStore } from './store.js';
+
+type StreamEntry = [string, string[]];
+
+const CREATE = `
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[2], unpack(ARGV, 5))
+redis.pcall('XGROUP', 'CREATE', KEYS[3], ARGV[4], '$', 'MKSTREAM')
+return 1`;
+
+const UPDATE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1`;
+
+const DISABLE = `
+if redis.call('HGET', KEYS[1], 'enabled') ~= '1' then return 0 end
+redis.call('HSET', KEYS[1], 'enabled', '0', 'disabledReason', ARGV[1])
+return 1`;
+
+// KEYS: deliveries, retry, recent, endpoint, log. ARGV: id, json, status, due, created ms, group, ack seq,
+// recent max, outcome, at (ISO). Returns false when the endpoint is gone, else its failingSince ('' if none).
+const SETTLE = `
+if ARGV[7] ~= '' then redis.pcall('XACK', KEYS[5], ARGV[6], ARGV[7]) end
+if redis.call('EXISTS', KEYS[4]) == 0 then return false end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] == 'PENDING' then
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+  local excess = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[8])
+  if excess > 0 then
+    local old = redis.call('ZRANGE', KEYS[3], 0, excess - 1)
+    redis.call('ZREMRANGEBYRANK', KEYS[3], 0, excess - 1)
+    redis.call('HDEL', KEYS[1], unpack(old))
+  end
+end
+if ARGV[9] == 'ok' then
+  redis.call('HSET', KEYS[4], 'lastSuccessAt', ARGV[10], 'failingSince', '', 'consecutiveFailures', 0)
+elseif ARGV[9] == 'failed' then
+  if (redis.call('HGET', KEYS[4], 'failingSince') or '') == '' then redis.call('HSET', KEYS[4], 'failingSince', ARGV[10]) end
+  redis.call('HINCRBY', KEYS[4], 'consecutiveFailures', 1)
+end
+return redis.call('HGET', KEYS[4], 'failingSince') or ''`;
+
+// KEYS: retry, deliveries. ARGV: now, count, lease until. Returns the records claimed.
+const CLAIM_DUE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+local out = {}
+for _, id in ipairs(ids) do
+  local record = redis.call('HGET', KEYS[2], id)
+  if record then
+    redis.call('ZADD', KEYS[1], ARGV[3], id)
+    table.insert(out, record)
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out`;
+
+/** The hash fields of an endpoint (null as ''). */
+function endpointFields(e: Partial<StoredEndpoint>): string[] {
+  const fields: string[] = [];
+  const put = (name: string, value: string | null | undefined) => value !== undefined && fields.push(name, value ?? '');
+  put('id', e.id);
+  put('url', e.url);
+  put('description', e.description);
+  if (e.kinds) put('kinds', JSON.stringify(e.kinds));
+  if (e.enabled !== undefined) put('enabled', e.enabled ? '1' : '0');
+  put('disabledReason', e.disabledReason);
+  put('createdAt', e.createdAt);
+  if (e.secrets) put('secrets', JSON.stringify(e.secrets));
+  put('lastSuccessAt', e.lastSuccessAt);
+  put('failingSince', e.failingSince);
+  if (e.consecutiveFailures !== undefined) put('consecutiveFailures', String(e.consecutiveFailures));
+  return fields;
+}
+
+function endpointOf(hash: Record<string, string>): StoredEndpoint | null {
+  if (!hash['id']) return null;
+  const orNull = (v: string | undefined) => (v ? v : null);
+  return {
+    id: hash['id'],
+    url: hash['url'] ?? '',
+    description: orNull(hash['description']),
+    kinds: JSON.parse(hash['kinds'] || '[]') as string[],
+    enabled: hash['enabled'] === '1',
+    disabledReason: orNull(hash['disabledReason']),
+    createdAt: hash['createdAt'] ?? '',
+    secrets: JSON.parse(hash['secrets'] || '{}') as StoredEndpoint['secrets'],
+    lastSuccessAt: orNull(hash['lastSuccessAt']),
+    failingSince: orNull(hash['failingSince']),
+    consecutiveFailures: Number(hash['consecutiveFailures'] ?? 0),
+  };
+}
+
+export interface RedisOutboundStoreOptions {
+  redis: GatewayRedis;
+  /** The event log's stream key (the bus's). */
+  logKey: string;
+  recentKept?: number;
+}
+
+export function redisOutboundStore(options: RedisOutboundStoreOptions): OutboundStore {
+  const { redis, logKey } = options;
+  const c = redis.commands;
+  const recentKept = options.recentKept ?? RECENT_DELIVERIES_KEPT;
+  const k = {
+    endpoints: redis.key('webhooks', 'endpoints'),
+    endpoint: (id: string) => redis.key('webhooks', 'ep', id),
+    retry: (id: string) => redis.key('webhooks', 'retry', id),
+    recent: (id: string) => redis.key('webhooks', 'recent', id),
+    deliveries: (id: string) => redis.key('webhooks', 'deliveries', id),
+  };
+  const group = (id: string) => `webhooks:${id}`;
+  const events = (entries: StreamEntry[]) =>
+    entries.map(([id, fields]) => (fields ? eventOfStreamEntry(id, fields) : null)).filter((e): e is LoggedPaymentEvent => e !== null);
+  const parse = (json: string) => JSON.parse(json) as DeliveryRecord;
+
+  /** Runs a group command; a group lost with the log (Redis restarted empty) is made again from the new log's start. */
+  const withGroup = async <T>(id: string, command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (err) {
+      if (!/NOGROUP/.test((err as Error).message) || !(await c.exists(k.endpoint(id)))) throw err;
+      await c.xgroup('CREATE', logKey, group(id), '0', 'MKSTREAM').catch(() => {});
+      return command();
+    }
+  };
+
+  return {
+    mode: 'redis',
+    async createEndpoint(endpoint, max) {
+      const created = await redis.durable((p) =>
+        p.eval(
+          CREATE,
+          3,
+          k.endpoints,
+          k.endpoint(endpoint.id),
+          logKey,
+          String(max),
+          endpoint.id,
+          String(Date.parse(endpoint.createdAt)),
+          group(endpoint.id),
+          ...endpointFields(endpoint),
+        ),
+      );
+      return Number(created) === 1;
+    },
+    async listEndpoints() {
+      const ids = await c.zrange(k.endpoints, 0, -1);
+      const hashes = await Promise.all(ids.map((id) => c.hgetall(k.endpoint(id))));
+      return hashes.map(endpointOf).filter((e): e is StoredEndpoint => e !== null);
+    },
+    async getEndpoint(id) {
+      return endpointOf(await c.hgetall(k.endpoint(id)));
+    },
+    async updateEndpoint(id, patch) {
+      const { resetHealth, ...fields } = patch;
+      const all = endpointFields({ ...fields, ...(resetHealth ? { failingSince: null, consecutiveFailures: 0 } : {}) });
+      if (all.length > 0 && Number(await redis.durable((p) => p.eval(UPDATE, 1, k.endpoint(id), ...all))) === 0) return null;
+      return this.getEndpoint(id);
+    },
+    async deleteEndpoint(id) {
+      const removed = Number(await redis.durable((p) => p.zrem(k.endpoints, id)));
+      await c.del(k.endpoint(id), k.retry(id), k.recent(id), k.deliveries(id));
+      await c.xgroup('DESTROY', logKey, group(id)).catch(() => {});
+      return removed === 1;
+    },
+    async disableOnce(id, reason) {
+      return Number(await redis.durable((p) => p.eval(DISABLE, 1, k.endpoint(id), reason))) === 1;
+    },
+    async readNew(id, consumer, count) {
+      const reply = (await withGroup(id, () =>
+        c.xreadgroup('GROUP', group(id), consumer, 'COUNT', count, 'STREAMS', logKey, '>'),
+      )) as Array<[string, StreamEntry[]]> | null;
+      return events(reply?.[0]?.[1] ?? []);
+    },
+    async claimStale(id, consumer, minIdleMs, count) {
+      const reply = (await withGroup(id, () => c.xautoclaim(logKey, group(id), consumer, minIdleMs, '0-0', 'COUNT', count))) as [
+        string,
+        StreamEntry[],
+      ];
+      return events(reply[1] ?? []);
+    },
+    async release(id, seqs) {
+      if (seqs.length > 0) await c.xack(logKey, group(id), ...seqs);
+    },
+    async settle(record, ackSeq, outcome, atMs) {
+      const id = record.endpointId;
+      const reply = await redis.durable((p) =>
+        p.eval(
+          SETTLE,
+          5,
+          k.deliveries(id),
+          k.retry(id),
+          k.recent(id),
+          k.endpoint(id),
+          logKey,
+          record.id,
+          JSON.stringify(record),
+          record.status,
+          String(record.nextAttemptAt ?? 0),
+          String(Date.parse(record.createdAt)),
+          group(id),
+          ackSeq ?? '',
+          String(recentKept),
+          outcome ?? '',
+          new Date(atMs).toISOString(),
+        ),
+      );
+      if (reply === null) return { kept: false, failingSince: null };
+      return { kept: true, failingSince: reply ? Date.parse(String(reply)) : null };
+    },
+    async claimDue(id, now, count, leaseUntil) {
+      const json = (await redis.durable((p) =>
+        p.eval(CLAIM_DUE, 2, k.retry(id), k.deliveries(id), String(now), String(count), String(leaseUntil)),
+      )) as string[];
+      return json.map(parse);
+    },
+    async getDelivery(endpointId, deliveryId) {
+      const json = await c.hget(k.deliveries(endpointId), deliveryId);
+      return json ? parse(json) : null;
+    },
+    async listDeliveries(endpointId) {
+      const all = Object.values(await c.hgetall(k.deliveries(endpointId))).map(parse);
+      return all.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    },
+    async waiting(endpointId) {
+      const [retryIds, pending] = await Promise.all([
+        c.zrange(k.retry(endpointId), 0, -1),
+        withGroup(endpointId, () => c.xpending(logKey, group(endpointId))) as Promise<[number, string | null, string | null, unknown]>,
+      ]);
+      const times = retryIds.map((d) => parseStreamId(decodeEventId(d.slice(d.indexOf('.') + 1)) ?? '')?.[0] ?? Infinity);
+      if (pending[1]) times.push(parseStreamId(pending[1])?.[0] ?? Infinity);
+      const oldest = Math.min(...times);
+      return { retrying: retryIds.length, inFlight: Number(pending[0]), oldestMs: Number.isFinite(oldest) ? oldest : null };
+    },
+    async rewind(id, seq) {
+      const groups = (await c.xinfo('GROUPS', logKey)) as unknown[][];
+      const mine = groups.map(toMap).find((g) => g.get('name') === group(id));
+      const current = String(mine?.get('last-delivered-id') ?? '0-0');
+      const [ms, n] = parseStreamId(seq) ?? [0, 0];
+      const before = n > 0 ? `${ms}-${n - 1}` : ms > 0 ? `${ms - 1}-${Number.MAX_SAFE_INTEGER}` : '0-0';
+      const target = compareStreamIds(current, before) < 0 ? current : before;
+      await redis.durable((p) => p.xgroup('SETID', logKey, group(id), target));
+    },
+    async close() {},
+  };
+}
+
+function toMap(flat: unknown[]): Map<string, unknown> {
+  const map = new Map<string, unknown>();
+  for (let i = 0; i + 1 < flat.length; i += 2) map.set(String(flat[i]), flat[i + 1]);
+  return map;
+}

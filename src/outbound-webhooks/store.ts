@@ -1,0 +1,75 @@
+// Where endpoints and deliveries are kept: Redis (shared by the replicas,
+// redis-store.ts) or memory (one process, kept in SANDBOX_DATA_DIR in sandbox
+// mode, memory-store.ts). Both follow the same model:
+//
+// - Each endpoint has its PLACE in the durable event log (a Redis Streams
+//   consumer group on the log's stream): new events are read from there, and an
+//   event read stays "in flight" (the group's pending list) until its first
+//   attempt is settled. A replica that dies mid-delivery leaves it there, and
+//   another one claims it after the visibility timeout (XAUTOCLAIM).
+// - A failed attempt moves the delivery into the endpoint's RETRY SET (due
+//   time -> delivery), in the same atomic write that takes it off the pending
+//   list: no moment exists where it is in neither.
+// - Settled deliveries are kept for the delivery log: the newest RECENT_DELIVERIES_KEPT
+//   per endpoint, plus those in the retry set.
+//
+// Memory per endpoint is therefore bounded whatever its backlog: an endpoint
+// whose retry set holds WEBHOOK_RETRY_SET_MAX deliveries stops reading new
+// events and holds its place in the log (which keeps them EVENT_RETENTION_HOURS).
+import type { LoggedPaymentEvent } from '../events/payment-event.js';
+import type { DeliveryRecord, StoredEndpoint } from './model.js';
+
+/** Settled deliveries kept per endpoint for `webhookDeliveries` (beside those waiting for a retry). */
+export const RECENT_DELIVERIES_KEPT = 500;
+
+export type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' | 'kinds' | 'enabled' | 'disabledReason' | 'secrets'>> & {
+  /** Re-enabled by hand: the failure streak starts over. */
+  resetHealth?: boolean;
+};
+
+/** How an attempt went, for the endpoint's health. */
+export type AttemptOutcome = 'ok' | 'failed';
+
+export interface SettleResult {
+  /** False: the endpoint is gone (the delivery was dropped). */
+  kept: boolean;
+  /** When the endpoint's current failure streak began (epoch ms), null when it is healthy. */
+  failingSince: number | null;
+}
+
+export interface OutboundStore {
+  readonly mode: 'memory' | 'redis';
+  /** False when `max` endpoints exist already. The endpoint's place in the log is the log's end. */
+  createEndpoint(endpoint: StoredEndpoint, max: number): Promise<boolean>;
+  /** Oldest first. */
+  listEndpoints(): Promise<StoredEndpoint[]>;
+  getEndpoint(id: string): Promise<StoredEndpoint | null>;
+  /** Null when there is no such endpoint. */
+  updateEndpoint(id: string, patch: EndpointPatch): Promise<StoredEndpoint | null>;
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** Disables an enabled endpoint; false when it was not enabled (another replica did it first). */
+  disableOnce(id: string, reason: string): Promise<boolean>;
+
+  /** Reads up to `count` new events from the endpoint's place in the log, marking them in flight for this consumer. */
+  readNew(endpointId: string, consumer: string, count: number): Promise<LoggedPaymentEvent[]>;
+  /** Takes over events in flight for longer than `minIdleMs` (a replica died with them). */
+  claimStale(endpointId: string, consumer: string, minIdleMs: number, count: number): Promise<LoggedPaymentEvent[]>;
+  /** Takes events off the in-flight list without a delivery (kinds the endpoint does not take). */
+  release(endpointId: string, seqs: string[]): Promise<void>;
+  /**
+   * Saves a delivery and where it stands, in one atomic write: PENDING goes to the retry set at
+   * `nextAttemptAt`, SUCCEEDED and FAILED to the recent list; `ackSeq` takes its event off the in-flight list;
+   * `outcome` updates the endpoint's health.
+   */
+  settle(record: DeliveryRecord, ackSeq: string | null, outcome: AttemptOutcome | null, atMs: number): Promise<SettleResult>;
+  /** Deliveries of the retry set due at `now`, leased until `leaseUntil` (another replica takes them after it). */
+  claimDue(endpointId: string, now: number, count: number, leaseUntil: number): Promise<DeliveryRecord[]>;
+  getDelivery(endpointId: string, deliveryId: string): Promise<DeliveryRecord | null>;
+  /** The deliveries kept for the endpoint, newest first. */
+  listDeliveries(endpointId: string): Promise<DeliveryRecord[]>;
+  /** Deliveries waiting: in the retry set, and in flight. `oldestMs`: the event time of the oldest one. */
+  waiting(endpointId: string): Promise<{ retrying: number; inFlight: number; oldestMs: number | null }>;
+  /** Moves the endpoint's place in the log back to just before `seq` (never forward). */
+  rewind(endpointId: string, seq: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,121 @@
+// Two gateway replicas (real processes) share the deliveries through Redis
+// Streams consumer groups: 1,000 events each reach the merchant's receiver,
+// and a second copy of an event comes only after a failed attempt. A replica
+// SIGKILLed with deliveries in flight: the other one delivers what it held
+// (claimed from the consumer group's pending list after the visibility timeout).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
+import { testKey } from '../helpers/gateway.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait.js';
+import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
+import { postServiceWebhook, startReplica, type Replica } from './replica-support.js';
+
+const namespace = uniqueNamespace('outbound-replicas');
+const jwtSecret = randomBytes(32).toString('hex');
+const webhookSecret = randomBytes(16).toString('hex');
+let sandbox: Sandbox;
+let replicas: Replica[] = [];
+let receiver: Receiver;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  const env = {
+    PAYMENT_BASE_URL: sandbox.url,
+    PAYMENT_API_KEY: testKey('outbound-replicas'),
+    AUTH_JWT_SECRET: jwtSecret,
+    WEBHOOK_SECRET: webhookSecret,
+    WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
+    REDIS_URL,
+    TEST_REDIS_NAMESPACE: namespace,
+    SUBSCRIPTION_POLL_MS: '0',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // A hanging attempt ends after 1 s (default 15 s: test/outbound-webhooks/settings.test.ts), so a dead replica's
+    // events are taken over after 6 s (the timeout + 5 s).
+    WEBHOOK_DELIVERY_TIMEOUT_MS: '1000',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  };
+  replicas = await Promise.all([startReplica(env), startReplica(env)]);
+  receiver = await startReceiver();
+  const token = (await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'test', ttlSeconds: 600 })).token;
+  const res = await request(replicas[0]!.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiver.url, idempotencyKey: randomUUID() } } }),
+  });
+  const created = (await res.body.json()) as { data: { createWebhookEndpoint: { __typename: string } } };
+  expect(created.data.createWebhookEndpoint.__typename).toBe('CreateWebhookEndpointPayload');
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  await receiver?.close();
+  await sandbox?.close();
+  const redis = new Redis(REDIS_URL);
+  await deleteByPrefix(redis, namespace);
+  await redis.quit();
+});
+
+/** Requests per webhook-id, in arrival order, with what the receiver answered. */
+function byEvent(tag: string): Map<string, Array<number | null>> {
+  const map = new Map<string, Array<number | null>>();
+  for (const r of receiver.received) {
+    if (!r.body.includes(`"${tag}-ref-`)) continue;
+    const id = r.headers['webhook-id']!;
+    map.set(id, [...(map.get(id) ?? []), r.answered]);
+  }
+  return map;
+}
+
+describe('two replicas', () => {
+  it('1,000 events each reach the receiver; a second copy only after a failed attempt', async () => {
+    // Every 10th event's first attempt is answered 500.
+    const failedOnce = new Set<string>();
+    receiver.behaviour = (r) => {
+      const ref = (JSON.parse(r.body) as { data: { reference: string } }).data.reference;
+      if (Number(ref.split('-').at(-1)) % 10 !== 0 || failedOnce.has(ref)) return 200;
+      failedOnce.add(ref);
+      return 500;
+    };
+    const tag = `a${randomBytes(3).toString('hex')}`;
+    for (let i = 0; i < 1_000; i += 50) {
+      const statuses = await Promise.all(Array.from({ length: 50 }, (_, k) => postServiceWebhook(replicas[(i + k) % 2]!.webhookUrl, webhookSecret, i + k, tag)));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    }
+    await waitFor(() => [...byEvent(tag).values()].filter((answers) => answers.includes(200)).length === 1_000, '1,000 delivered', 60_000, 100);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // any stray copy would land now
+    const events = byEvent(tag);
+    expect(events.size).toBe(1_000);
+    for (const [id, answers] of events) {
+      expect(answers.filter((a) => a === 200), id).toHaveLength(1);
+      // Every copy before the accepted one was refused: a copy comes only after a failed attempt.
+      expect(answers.at(-1), id).toBe(200);
+    }
+    expect([...events.values()].filter((answers) => answers.length === 2)).toHaveLength(100);
+  }, 120_000);
+
+  it('a replica SIGKILLed with deliveries in flight: the other delivers what it held', async () => {
+    const tag = `k${randomBytes(3).toString('hex')}`;
+    receiver.behaviour = 'hang';
+    await Promise.all(Array.from({ length: 60 }, (_, i) => postServiceWebhook(replicas[i % 2]!.webhookUrl, webhookSecret, i, tag)));
+    // Both replicas have attempts in flight (at most 10 each per endpoint): kill one of them now.
+    await waitFor(() => byEvent(tag).size >= 12, 'attempts in flight', 10_000, 20);
+    const [victim, survivor] = replicas as [Replica, Replica];
+    victim.child.kill('SIGKILL');
+    await new Promise((resolve) => victim.child.once('exit', resolve));
+    receiver.behaviour = 200;
+    await waitFor(() => [...byEvent(tag).values()].filter((answers) => answers.includes(200)).length === 60, '60 delivered', 45_000, 100);
+    expect(survivor.child.exitCode).toBeNull();
+    // Nothing is left in flight: the dead replica's pending entries were claimed and settled.
+    const redis = new Redis(REDIS_URL);
+    const groups = (await redis.xinfo('GROUPS', `${namespace}:events:log`)) as unknown[][];
+    await redis.quit();
+    const pending = groups.map((g) => Number(g[g.indexOf('pending') + 1]));
+    expect(pending).toEqual([0]);
+    for (const answers of byEvent(tag).values()) expect(answers.filter((a) => a === 200)).toHaveLength(1);
+  }, 90_000);
+});
