@@ -18,8 +18,6 @@ import { scaleRuns, type ScaleRow } from './capacity/scale.js';
 import { ROOT } from './lib/stack.js';
 
 const REPLICAS = (process.env.BENCH_CAPACITY_REPLICAS ?? '1,2,4,8').split(',').map(Number);
-/** The outgoing webhook delivery (issue 27) is not in this branch: its row says so. */
-const OUTGOING_WEBHOOK = 'not built in this branch';
 
 const load = () =>
   `load average ${loadavg()
@@ -65,7 +63,7 @@ async function main(): Promise<void> {
   } finally {
     await stub.stop();
   }
-  printPathCosts(results.costs, OUTGOING_WEBHOOK);
+  printPathCosts(results.costs);
   printReplay(results.replay);
   printScale(results.scale, REPLICAS);
   console.log(`\nend: ${load()}`);

@@ -2,13 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { countPath, delivered, idleRate, sendOne, startEventSubscribers, type PathCost } from './count.js';
 import { startFleet, WEBHOOK_PATH } from './fleet.js';
+import { countOutgoing } from './outgoing.js';
 import type { OperationSpec } from './operations.js';
 import type { BenchRedis } from './redis.js';
 
 const OPS = Number(process.env.BENCH_CAPACITY_OPS ?? 200);
 
 export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise<PathCost[]> {
-  const fleet = await startFleet(1, stubUrl, redis.env);
+  // A local receiver for the outgoing webhook row: private http:// targets allowed (as for a merchant's own network).
+  const fleet = await startFleet(1, stubUrl, redis.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   const spec: OperationSpec = {
     graphqlUrl: fleet.urls[0]!,
     token: fleet.token,
@@ -25,6 +27,7 @@ export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise
     costs.push(await countPath(redis, idle, 'money mutation: `createTransfer` (idempotency key)', OPS, () => sendOne('transfer', spec)));
     costs.push(await countPath(redis, idle, 'webhook received (no subscriber)', OPS, () => sendOne('webhook', spec)));
     for (const n of [1, 100]) costs.push(await countFanout(redis, spec, n));
+    costs.push(await countOutgoing(redis, spec, Math.max(20, Math.round(OPS / 4))));
   } finally {
     await fleet.stop();
   }

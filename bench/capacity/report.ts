@@ -6,7 +6,7 @@ import type { ScaleRow } from './scale.js';
 const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 
-export function printPathCosts(costs: PathCost[], outgoingWebhook: string): void {
+export function printPathCosts(costs: PathCost[]): void {
   console.log('\nRedis per operation, one replica, one operation at a time (commands a Lua script runs counted in "commands"):\n');
   console.log('| hot path | commands | round trips | commands by name, per operation |');
   console.log('|---|---|---|---|');
@@ -15,7 +15,14 @@ export function printPathCosts(costs: PathCost[], outgoingWebhook: string): void
     const byName = c.calls.map(([name, n]) => `${name} ${f(n, 2)}`).join(', ');
     console.log(`| ${c.label} | ${f(c.commands, 2)} | ${f(c.roundTrips, 2)}${over} | ${byName} |`);
   }
-  console.log(`| outgoing webhook delivery | ${outgoingWebhook} | | |`);
+  const webhook = costs.find((c) => c.label.startsWith('webhook received (no subscriber)'));
+  const outgoing = costs.find((c) => c.label.includes('(outgoing)'));
+  if (webhook && outgoing) {
+    const more = (x: number, y: number) => f(x - y, 2);
+    console.log(
+      `| of which the outgoing delivery alone | ${more(outgoing.commands, webhook.commands)} | ${more(outgoing.roundTrips, webhook.roundTrips)} | (the row above less "webhook received") |`,
+    );
+  }
 }
 
 export function printReplay(rows: Array<ReplayRow & { topology: string }>): void {
