@@ -5,6 +5,11 @@ import type { ScaleRow } from './scale.js';
 
 const f = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+/**
+ * A per-operation figure net of the idle fleet's own traffic: below zero when that traffic (which varies on a loaded
+ * machine) outweighed the operations' (few operations, many replicas): then it says so rather than print a number.
+ */
+const net = (x: number, format: (x: number) => string) => (x < 0 ? 'noise' : format(x));
 
 export function printPathCosts(costs: PathCost[]): void {
   console.log('\nRedis per operation, one replica, one operation at a time (commands a Lua script runs counted in "commands"):\n');
@@ -59,7 +64,7 @@ export function printScale(rows: ScaleRow[], replicaCounts: number[]): void {
     const failed = group.reduce((n, r) => n + r.failed, 0);
     const last = group.at(-1)!;
     console.log(
-      `| ${kind} | ${topology} | ${at((r) => int(r.perSecond))} | ${at((r) => f(r.commandsPerOp))} | ${at((r) => f(r.roundTripsPerOp, 2))} | ${at((r) => int(r.cpuMsPer1000))} | ${at((r) => int(r.busiestPrimaryCpuMsPer1000))} | ${int(last.p99Ms)} | ${failed} |`,
+      `| ${kind} | ${topology} | ${at((r) => int(r.perSecond))} | ${at((r) => net(r.commandsPerOp, f))} | ${at((r) => net(r.roundTripsPerOp, (x) => f(x, 2)))} | ${at((r) => net(r.cpuMsPer1000, int))} | ${at((r) => net(r.busiestPrimaryCpuMsPer1000, int))} | ${int(last.p99Ms)} | ${failed} |`,
     );
   }
 }
