@@ -431,15 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       settleWindowMs: e.PAYOUT_BATCH_SETTLE_MS,
       followPollMs: e.PAYOUT_BATCH_FOLLOW_POLL_MS,
     },
-    outboundWebhooks: {
-      maxEndpoints: e.WEBHOOK_ENDPOINTS_MAX,
-      timeoutMs: e.WEBHOOK_DELIVERY_TIMEOUT_MS,
-      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
-      disableAfterMs: e.WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS * 3_600_000,
-      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !live,
-      maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
-      retrySetMax: e.WEBHOOK_RETRY_SET_MAX,
-    },
+    outboundWebhooks: outboundWebhookSettings(e, live),
     observability: {
       metricsToken: e.METRICS_TOKEN ?? null,
       otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
@@ -470,6 +462,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       graphiql: e.GRAPHIQL ?? !live,
       introspection: e.INTROSPECTION ?? !live,
     },
+  };
+}
+
+function outboundWebhookSettings(e: z.infer<typeof envSchema>, live: boolean): OutboundWebhookConfig {
+  return {
+    maxEndpoints: e.WEBHOOK_ENDPOINTS_MAX,
+    timeoutMs: e.WEBHOOK_DELIVERY_TIMEOUT_MS,
+    retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+    disableAfterMs: e.WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS * 3_600_000,
+    allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !live,
+    maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+    retrySetMax: e.WEBHOOK_RETRY_SET_MAX,
   };
 }
 

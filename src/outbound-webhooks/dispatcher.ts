@@ -79,7 +79,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return failure(at, started, describeFailure(err, options.timeoutMs));
       }
     },
-    close: () => agent.close(),
+    // Attempts still open at a stop are cut: their events stay in flight or in the retry set, and are sent again.
+    close: () => agent.destroy(),
   };
 }
 

@@ -174,8 +174,15 @@ interface ServiceParts {
 }
 
 function endpointsService(parts: ServiceParts): OutboundWebhooks {
-  const { options, worker, policy, now } = parts;
-  const settings = options.settings;
+  const tools = serviceTools(parts);
+  return { available: parts.store !== null, ...manageEndpoints(parts, tools), ...deliveryOperations(parts, tools), close: parts.close };
+}
+
+type ServiceTools = ReturnType<typeof serviceTools>;
+
+/** What the operations share: the store (or the needs_redis refusal), lookups that refuse what is missing, URL checks. */
+function serviceTools(parts: ServiceParts) {
+  const { worker, policy, now } = parts;
   const need = (): OutboundStore => {
     if (!parts.store) throw refuse({ kind: 'needs_redis' });
     return parts.store;
@@ -198,9 +205,18 @@ function endpointsService(parts: ServiceParts): OutboundWebhooks {
     await need().settle(record, null, null, now());
     worker?.wake(record.endpointId);
   };
+  return { need, view, found, checkUrl, changed, queue };
+}
 
+type EndpointOperations = 'create' | 'update' | 'delete' | 'rotate' | 'list' | 'get';
+
+function manageEndpoints(
+  parts: ServiceParts,
+  { need, view, found, checkUrl, changed }: ServiceTools,
+): Pick<OutboundWebhooks, EndpointOperations> {
+  const { options, now } = parts;
+  const settings = options.settings;
   return {
-    available: parts.store !== null,
     async create(input) {
       checkUrl(input.url);
       const secret = newSigningSecret();
@@ -260,6 +276,15 @@ function endpointsService(parts: ServiceParts): OutboundWebhooks {
       const e = parts.store ? await parts.store.getEndpoint(id) : null;
       return e ? view(e) : null;
     },
+  };
+}
+
+function deliveryOperations(
+  parts: ServiceParts,
+  { need, view, found, queue }: ServiceTools,
+): Omit<OutboundWebhooks, EndpointOperations | 'available' | 'close'> {
+  const { options, worker, now } = parts;
+  return {
     async deliveries(endpointId) {
       await found(endpointId);
       return need().listDeliveries(endpointId);
@@ -301,7 +326,6 @@ function endpointsService(parts: ServiceParts): OutboundWebhooks {
       await queue(record);
       return record;
     },
-    close: parts.close,
   };
 }
 

@@ -39,11 +39,21 @@ interface EndpointSlot {
 export function memoryOutboundStore(log: EventLog, persistence?: OutboundStatePersistence): OutboundStore {
   const slots = new Map<string, EndpointSlot>();
   restore(slots, persistence?.initial ?? null);
-  const save = () => persistence?.changed(snapshot(slots));
-  const slot = (id: string) => slots.get(id) ?? null;
+  const ctx: MemoryContext = { log, slots, save: () => persistence?.changed(snapshot(slots)), slot: (id) => slots.get(id) ?? null };
+  return { mode: 'memory', ...memoryEndpoints(ctx), ...memoryDeliveries(ctx), async close() {} };
+}
 
+interface MemoryContext {
+  log: EventLog;
+  slots: Map<string, EndpointSlot>;
+  save(): void;
+  slot(id: string): EndpointSlot | null;
+}
+
+type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce';
+
+function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<OutboundStore, EndpointMethods> {
   return {
-    mode: 'memory',
     async createEndpoint(endpoint, max) {
       if (slots.size >= max) return false;
       slots.set(endpoint.id, {
@@ -84,6 +94,11 @@ export function memoryOutboundStore(log: EventLog, persistence?: OutboundStatePe
       save();
       return true;
     },
+  };
+}
+
+function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStore, EndpointMethods | 'mode' | 'close'> {
+  return {
     async readNew(id, consumer, count) {
       const s = slot(id);
       if (!s) return [];
@@ -151,7 +166,6 @@ export function memoryOutboundStore(log: EventLog, persistence?: OutboundStatePe
       if (compareStreamIds(before, s.cursor) < 0) s.cursor = before;
       save();
     },
-    async close() {},
   };
 }
 

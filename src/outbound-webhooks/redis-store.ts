@@ -120,6 +120,14 @@ export interface RedisOutboundStoreOptions {
 }
 
 export function redisOutboundStore(options: RedisOutboundStoreOptions): OutboundStore {
+  const ctx = redisContext(options);
+  return { mode: 'redis', ...redisEndpoints(ctx), ...redisDeliveries(ctx), ...redisPlaces(ctx), async close() {} };
+}
+
+type RedisContext = ReturnType<typeof redisContext>;
+
+/** The keys, the group name and the readers both halves of the store share. */
+function redisContext(options: RedisOutboundStoreOptions) {
   const { redis, logKey } = options;
   const c = redis.commands;
   const recentKept = options.recentKept ?? RECENT_DELIVERIES_KEPT;
@@ -145,9 +153,13 @@ export function redisOutboundStore(options: RedisOutboundStoreOptions): Outbound
       return command();
     }
   };
+  return { redis, logKey, c, recentKept, k, group, events, parse, withGroup };
+}
 
+type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce';
+
+function redisEndpoints({ redis, logKey, c, k, group }: RedisContext): Pick<OutboundStore, EndpointMethods> {
   return {
-    mode: 'redis',
     async createEndpoint(endpoint, max) {
       const created = await redis.durable((p) =>
         p.eval(
@@ -188,6 +200,21 @@ export function redisOutboundStore(options: RedisOutboundStoreOptions): Outbound
     async disableOnce(id, reason) {
       return Number(await redis.durable((p) => p.eval(DISABLE, 1, k.endpoint(id), reason))) === 1;
     },
+  };
+}
+
+function redisDeliveries({
+  redis,
+  logKey,
+  c,
+  recentKept,
+  k,
+  group,
+  events,
+  parse,
+  withGroup,
+}: RedisContext): Omit<OutboundStore, EndpointMethods | 'waiting' | 'rewind' | 'mode' | 'close'> {
+  return {
     async readNew(id, consumer, count) {
       const reply = (await withGroup(id, () =>
         c.xreadgroup('GROUP', group(id), consumer, 'COUNT', count, 'STREAMS', logKey, '>'),
@@ -244,6 +271,12 @@ export function redisOutboundStore(options: RedisOutboundStoreOptions): Outbound
       const all = Object.values(await c.hgetall(k.deliveries(endpointId))).map(parse);
       return all.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     },
+  };
+}
+
+/** How far behind an endpoint is, and moving its place in the log back (a replay). */
+function redisPlaces({ redis, logKey, c, k, group, withGroup }: RedisContext): Pick<OutboundStore, 'waiting' | 'rewind'> {
+  return {
     async waiting(endpointId) {
       const [retryIds, pending] = await Promise.all([
         c.zrange(k.retry(endpointId), 0, -1),
@@ -263,7 +296,6 @@ export function redisOutboundStore(options: RedisOutboundStoreOptions): Outbound
       const target = compareStreamIds(current, before) < 0 ? current : before;
       await redis.durable((p) => p.xgroup('SETID', logKey, group(id), target));
     },
-    async close() {},
   };
 }
 

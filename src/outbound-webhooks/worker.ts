@@ -233,7 +233,9 @@ export class DeliveryWorker {
     const next: DeliveryRecord = { ...record, attempts, failures, status, nextAttemptAt: delay === null ? null : now() + delay };
     const settled = await store.settle(next, ackSeq, ok ? 'ok' : 'failed', now());
     if (status !== 'PENDING') metrics.settled(ok ? 'succeeded' : 'failed');
-    if (status === 'PENDING' && ackSeq) this.state(endpoint.id).retrying += 1;
+    const w = this.state(endpoint.id);
+    if (status === 'PENDING' && ackSeq) w.retrying += 1;
+    if (status !== 'PENDING' && !ackSeq) w.retrying = Math.max(0, w.retrying - 1);
     if (ok) return;
     log.debug('webhook attempt failed', { endpointId: endpoint.id, eventId: record.eventId, kind: record.kind, error: result.error });
     if (status === 'FAILED')

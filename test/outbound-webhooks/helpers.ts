@@ -44,7 +44,10 @@ export async function startReceiver(port = 0, path = '/hooks'): Promise<Receiver
     delivered: () =>
       receiver.received
         .filter((r) => r.answered !== null && r.answered >= 200 && r.answered < 300)
-        .map((r) => ({ ...(JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> }), id: r.headers['webhook-id']! })),
+        .map((r) => ({
+          ...(JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> }),
+          id: r.headers['webhook-id']!,
+        })),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -88,7 +91,12 @@ export interface RawResponse {
 }
 
 /** A GraphQL operation as text, with the stack's full-scope staff token unless `token` says otherwise (null: none). */
-export async function gql(stack: TestStack, query: string, variables: Record<string, unknown> = {}, token: string | null = stack.staffToken): Promise<RawResponse> {
+export async function gql(
+  stack: TestStack,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token: string | null = stack.staffToken,
+): Promise<RawResponse> {
   const res = await request(stack.gateway.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

@@ -54,7 +54,8 @@ afterAll(async () => {
 });
 
 const service = () => stack.gateway.outboundWebhooks;
-const deliveriesOf = async (endpointId: string) => (await service().deliveries(raw(endpointId))).filter((d) => d.kind === 'transfer.success');
+const deliveriesOf = async (endpointId: string) =>
+  (await service().deliveries(raw(endpointId))).filter((d) => d.kind === 'transfer.success');
 
 /** A's receiver as the simulated hours go: down (refused), then 500s, then hanging, then back after 6 hours. */
 async function setReceiverA(): Promise<void> {
@@ -94,7 +95,12 @@ function expectScheduleFollowed(d: DeliveryRecord): void {
 describe('receivers down for hours', () => {
   it('retries on the schedule through refused connections, 500s and time-outs, then delivers each event once with one webhook-id', async () => {
     const references = [await createTransfer(stack), await createTransfer(stack), await createTransfer(stack)];
-    await waitFor(async () => (await deliveriesOf(endpointA)).length === 3 && (await deliveriesOf(endpointB)).length === 3, 'first attempts', 15_000, 50);
+    await waitFor(
+      async () => (await deliveriesOf(endpointA)).length === 3 && (await deliveriesOf(endpointB)).length === 3,
+      'first attempts',
+      15_000,
+      50,
+    );
     for (;;) {
       const pending = [...(await deliveriesOf(endpointA)), ...(await deliveriesOf(endpointB))].filter((d) => d.status === 'PENDING');
       if (!pending.some((d) => d.endpointId === raw(endpointA))) break;
@@ -140,37 +146,58 @@ describe('receivers down for hours', () => {
       expect(d.attempts).toHaveLength(1 + DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS.length);
       expectScheduleFollowed(d);
     }
-    const listed = await gql(stack, 'query ($e: ID!) { webhookDeliveries(endpointId: $e, filter: { status: FAILED }) { totalCount } }', { e: endpointB });
+    const listed = await gql(stack, 'query ($e: ID!) { webhookDeliveries(endpointId: $e, filter: { status: FAILED }) { totalCount } }', {
+      e: endpointB,
+    });
     expect(listed.data.webhookDeliveries.totalCount).toBe(3);
 
     // 121 hours after its first failure, a new event fails too: the endpoint is disabled, and A hears of it.
     clock.t = start + 121 * HOUR;
     await createTransfer(stack);
     await waitFor(async () => (await service().get(raw(endpointB)))?.enabled === false, 'B disabled', 10_000, 50);
-    const view = await gql(stack, 'query ($id: ID!) { node(id: $id) { ... on WebhookEndpoint { enabled disabledReason health { failingSince consecutiveFailures } } } }', {
-      id: endpointB,
-    });
+    const view = await gql(
+      stack,
+      'query ($id: ID!) { node(id: $id) { ... on WebhookEndpoint { enabled disabledReason health { failingSince consecutiveFailures } } } }',
+      {
+        id: endpointB,
+      },
+    );
     expect(view.data.node).toMatchObject({ enabled: false, disabledReason: 'failing for 120 hours' });
     await waitFor(() => a.delivered().some((d) => d.type === 'webhook_endpoint.disabled'), 'the disabled event at A', 10_000, 50);
-    expect(a.delivered().find((d) => d.type === 'webhook_endpoint.disabled')!.data).toMatchObject({ endpointId: endpointB, reason: 'failing for 120 hours' });
+    expect(a.delivered().find((d) => d.type === 'webhook_endpoint.disabled')!.data).toMatchObject({
+      endpointId: endpointB,
+      reason: 'failing for 120 hours',
+    });
   }, 120_000);
 
   it('back up and enabled again, redelivery and replay bring its events, with their webhook-ids', async () => {
     b.behaviour = 200;
-    const enabled = await gql(stack, 'mutation ($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { ... on UpdateWebhookEndpointPayload { endpoint { enabled health { failingSince } } } } }', {
-      i: { endpointId: endpointB, enabled: true },
-    });
+    const enabled = await gql(
+      stack,
+      'mutation ($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { ... on UpdateWebhookEndpointPayload { endpoint { enabled health { failingSince } } } } }',
+      {
+        i: { endpointId: endpointB, enabled: true },
+      },
+    );
     expect(enabled.data.updateWebhookEndpoint.endpoint).toMatchObject({ enabled: true, health: { failingSince: null } });
     const [first] = (await deliveriesOf(endpointB)).filter((d) => d.status === 'FAILED');
-    const redelivered = await gql(stack, 'mutation ($i: RedeliverWebhookInput!) { redeliverWebhook(input: $i) { ... on RedeliverWebhookPayload { delivery { status eventId } } } }', {
-      i: { deliveryId: first!.id },
-    });
+    const redelivered = await gql(
+      stack,
+      'mutation ($i: RedeliverWebhookInput!) { redeliverWebhook(input: $i) { ... on RedeliverWebhookPayload { delivery { status eventId } } } }',
+      {
+        i: { deliveryId: first!.id },
+      },
+    );
     expect(redelivered.data.redeliverWebhook.delivery).toEqual({ status: 'PENDING', eventId: first!.eventId });
     await waitFor(() => b.delivered().some((d) => d.id === first!.eventId), 'the redelivered event', 10_000, 50);
 
-    const replay = await gql(stack, 'mutation ($i: ReplayWebhookEventsInput!) { replayWebhookEvents(input: $i) { ... on ReplayWebhookEventsPayload { eventsQueued } } }', {
-      i: { endpointId: endpointB, since: new Date(start - 60_000).toISOString() },
-    });
+    const replay = await gql(
+      stack,
+      'mutation ($i: ReplayWebhookEventsInput!) { replayWebhookEvents(input: $i) { ... on ReplayWebhookEventsPayload { eventsQueued } } }',
+      {
+        i: { endpointId: endpointB, since: new Date(start - 60_000).toISOString() },
+      },
+    );
     expect(replay.data.replayWebhookEvents.eventsQueued).toBe(4);
     const all = (await deliveriesOf(endpointB)).map((d) => d.eventId);
     await waitFor(() => all.every((eventId) => b.delivered().some((d) => d.id === eventId)), 'every event replayed', 10_000, 50);

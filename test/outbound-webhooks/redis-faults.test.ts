@@ -22,7 +22,12 @@ async function postUntilAccepted(stack: TestStack, i: number, tag: string): Prom
 }
 
 const deliveredRefs = (receiver: Receiver, tag: string) =>
-  new Set(receiver.delivered().map((d) => String(d.data['reference'])).filter((r) => r.startsWith(`${tag}-ref-`)));
+  new Set(
+    receiver
+      .delivered()
+      .map((d) => String(d.data['reference']))
+      .filter((r) => r.startsWith(`${tag}-ref-`)),
+  );
 
 describe('a Sentinel failover during 500 events', () => {
   let set: SentinelSet;
@@ -79,7 +84,12 @@ describe('Redis down, and a gateway restart', () => {
   });
 
   it('deliveries waiting for a retry survive a Redis outage and a restart of the gateway, with their webhook-ids', async () => {
-    const env = { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex', SUBSCRIPTION_POLL_MS: '0' };
+    const env = {
+      REDIS_URL: redis.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
+      SUBSCRIPTION_POLL_MS: '0',
+    };
     const webhookSecret = 'outage-secret-outage-secret';
     const clock = { t: Date.now() };
     const first = await startStack({ env, webhookSecret, redisNamespace: 'outage', outboundWebhooks: { now: () => clock.t, pollMs: 50 } });

@@ -49,7 +49,11 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
 
 /** Posts the service's webhook for event `i` (a charge.success) to a replica; resolves with its HTTP status. */
 export async function postServiceWebhook(webhookUrl: string, secret: string, i: number, tag: string): Promise<number> {
-  const body = JSON.stringify({ id: `${tag}-${i}`, event: 'charge.success', data: { reference: `${tag}-ref-${i}`, status: 'success', amount: 100 + i } });
+  const body = JSON.stringify({
+    id: `${tag}-${i}`,
+    event: 'charge.success',
+    data: { reference: `${tag}-ref-${i}`, status: 'success', amount: 100 + i },
+  });
   const res = await request(webhookUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-webhook-hash': createHmac('sha256', secret).update(body).digest('hex') },

@@ -83,15 +83,25 @@ describe('two replicas', () => {
     };
     const tag = `a${randomBytes(3).toString('hex')}`;
     for (let i = 0; i < 1_000; i += 50) {
-      const statuses = await Promise.all(Array.from({ length: 50 }, (_, k) => postServiceWebhook(replicas[(i + k) % 2]!.webhookUrl, webhookSecret, i + k, tag)));
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, (_, k) => postServiceWebhook(replicas[(i + k) % 2]!.webhookUrl, webhookSecret, i + k, tag)),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     }
-    await waitFor(() => [...byEvent(tag).values()].filter((answers) => answers.includes(200)).length === 1_000, '1,000 delivered', 60_000, 100);
+    await waitFor(
+      () => [...byEvent(tag).values()].filter((answers) => answers.includes(200)).length === 1_000,
+      '1,000 delivered',
+      60_000,
+      100,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // any stray copy would land now
     const events = byEvent(tag);
     expect(events.size).toBe(1_000);
     for (const [id, answers] of events) {
-      expect(answers.filter((a) => a === 200), id).toHaveLength(1);
+      expect(
+        answers.filter((a) => a === 200),
+        id,
+      ).toHaveLength(1);
       // Every copy before the accepted one was refused: a copy comes only after a failed attempt.
       expect(answers.at(-1), id).toBe(200);
     }

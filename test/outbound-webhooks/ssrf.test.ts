@@ -60,7 +60,21 @@ describe('live mode', () => {
   });
 
   it('judges addresses by ipaddr.js ranges: only public unicast passes', () => {
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1', '100.64.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:10.0.0.1',
+      '100.64.0.1',
+    ]) {
       expect(isPublicAddress(a), a).toBe(false);
     }
     for (const a of ['93.184.215.14', '2606:2800:220:1::1', '::ffff:93.184.215.14']) expect(isPublicAddress(a), a).toBe(true);
@@ -70,7 +84,9 @@ describe('live mode', () => {
     const url = `https://rebind.example:${receiver.port}/hooks`;
     const created = (await create(url)).data.createWebhookEndpoint;
     expect(created.__typename).toBe('CreateWebhookEndpointPayload');
-    await gql(stack, 'mutation ($i: SendTestWebhookInput!) { sendTestWebhook(input: $i) { __typename } }', { i: { endpointId: created.endpoint.id } });
+    await gql(stack, 'mutation ($i: SendTestWebhookInput!) { sendTestWebhook(input: $i) { __typename } }', {
+      i: { endpointId: created.endpoint.id },
+    });
     let attempts: Array<{ error: string; httpStatus: number | null }> = [];
     await waitFor(
       async () => {

@@ -16,6 +16,7 @@ import { createOtpCharge, createPayOfflineCharge, createTransfer, initializeChec
 import { createEndpoint, gql, startReceiver, type Receiver } from './helpers.js';
 
 const namespace = uniqueNamespace('outbound-verify');
+const METRICS_TOKEN = 'metrics-token-of-the-verification-suite';
 let stack: TestStack;
 let receiver: Receiver;
 let secret: string;
@@ -25,7 +26,7 @@ beforeAll(async () => {
     redisNamespace: namespace,
     sandboxWebhooks: true,
     sandbox: { delays: { payOfflineMs: 200, transferMs: 100 } },
-    env: { REDIS_URL, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SUBSCRIPTION_POLL_MS: '0' },
+    env: { REDIS_URL, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SUBSCRIPTION_POLL_MS: '0', METRICS_TOKEN: METRICS_TOKEN },
   });
   receiver = await startReceiver();
   ({ secret } = await createEndpoint(stack, receiver.url));
@@ -50,13 +51,26 @@ async function form(url: string, fields: Record<string, string>): Promise<number
 
 async function runPayoutBatch(): Promise<string> {
   for (const wallet of ['opa_bf', 'opb_bf'] as const) stack.sandbox.topUp(stack.apiKey, wallet, 100_000);
-  const created = await gql(stack, `mutation ($input: CreatePayoutBatchInput!) { createPayoutBatch(input: $input) { __typename ... on CreatePayoutBatchPayload { batch { id batchId } } } }`, {
-    input: { idempotencyKey: randomUUID(), label: 'webhook test' },
-  });
+  const created = await gql(
+    stack,
+    `mutation ($input: CreatePayoutBatchInput!) { createPayoutBatch(input: $input) { __typename ... on CreatePayoutBatchPayload { batch { id batchId } } } }`,
+    {
+      input: { idempotencyKey: randomUUID(), label: 'webhook test' },
+    },
+  );
   const { id, batchId } = created.data.createPayoutBatch.batch as { id: string; batchId: string };
-  const items = [0, 1].map((i) => ({ amount: 100, recipientPhone: i ? '70000001' : '76000001', recipientWallet: i ? 'OPB_BF' : 'OPA_BF', reference: `row-${i}` }));
-  await gql(stack, `mutation ($input: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $input) { __typename } }`, { input: { batchId: id, page: 1, items } });
-  const started = await gql(stack, `mutation ($input: StartPayoutBatchInput!) { startPayoutBatch(input: $input) { __typename } }`, { input: { batchId: id } });
+  const items = [0, 1].map((i) => ({
+    amount: 100,
+    recipientPhone: i ? '70000001' : '76000001',
+    recipientWallet: i ? 'OPB_BF' : 'OPA_BF',
+    reference: `row-${i}`,
+  }));
+  await gql(stack, `mutation ($input: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $input) { __typename } }`, {
+    input: { batchId: id, page: 1, items },
+  });
+  const started = await gql(stack, `mutation ($input: StartPayoutBatchInput!) { startPayoutBatch(input: $input) { __typename } }`, {
+    input: { batchId: id },
+  });
   expect(started.data.startPayoutBatch.__typename).toBe('StartPayoutBatchPayload');
   return batchId;
 }
@@ -93,7 +107,8 @@ describe('events delivered to a merchant server, verified by two independent ver
       const body = JSON.parse(delivery!.body) as { type: string; timestamp: string; data: Record<string, unknown> };
       expect(body.type).toBe(kind);
       expect(body.data).toMatchObject({ eventId: delivery!.headers['webhook-id'], sequence: expect.stringMatching(/^\d+-\d+$/) });
-      if (kind.startsWith('charge.')) expect(body.data).toMatchObject({ reference: ref, status: 'SUCCESS', amount: expect.any(Number), currency: 'XOF' });
+      if (kind.startsWith('charge.'))
+        expect(body.data).toMatchObject({ reference: ref, status: 'SUCCESS', amount: expect.any(Number), currency: 'XOF' });
       expect(delivery!.headers['content-type']).toBe('application/json');
       expect(delivery!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
       // Both verifiers take the exact bytes and the three headers.
@@ -109,4 +124,16 @@ describe('events delivered to a merchant server, verified by two independent ver
     for (const r of receiver.received) expect(() => new StandardWebhook(secret).verify(r.body, r.headers)).not.toThrow();
     expect(stack.logLines.join('\n')).not.toContain(secret.slice(6));
   }, 60_000);
+
+  it('counts attempts and deliveries in the metrics, and logs no answer body', async () => {
+    const res = await request(`${stack.gateway.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const text = await res.body.text();
+    expect(res.statusCode).toBe(200);
+    expect(text).toMatch(/gateway_webhook_attempts_total\{outcome="success"\} [1-9]/);
+    expect(text).toMatch(/gateway_webhook_deliveries_total\{outcome="succeeded"\} [1-9]/);
+    expect(text).toMatch(/gateway_webhook_attempt_duration_seconds_count\{outcome="success"\} [1-9]/);
+    expect(text).toMatch(/gateway_webhook_oldest_waiting_seconds\{endpoint="we_[0-9a-f]+"\} 0/);
+    // The receiver's answers hold 2,000 "x": the first 1 KB is kept in the delivery log, none of it in a log line.
+    expect(stack.logLines.join('\n')).not.toContain('x'.repeat(100));
+  });
 });

@@ -39,13 +39,22 @@ const OPERATIONS: Record<string, [string, Record<string, unknown>]> = {
   webhookDeliveries: ['query ($e: ID!) { webhookDeliveries(endpointId: $e) { totalCount } }', { e: 'we_x' }],
   webhookEventKinds: ['{ webhookEventKinds }', {}],
   createWebhookEndpoint: [CREATE_ENDPOINT, { input: { url: 'https://example.com/hooks', idempotencyKey: id() } }],
-  updateWebhookEndpoint: ['mutation ($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { __typename } }', { i: { endpointId: 'we_x' } }],
-  deleteWebhookEndpoint: ['mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', { i: { endpointId: 'we_x' } }],
+  updateWebhookEndpoint: [
+    'mutation ($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { __typename } }',
+    { i: { endpointId: 'we_x' } },
+  ],
+  deleteWebhookEndpoint: [
+    'mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }',
+    { i: { endpointId: 'we_x' } },
+  ],
   rotateWebhookEndpointSecret: [
     'mutation ($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }',
     { i: { endpointId: 'we_x' } },
   ],
-  redeliverWebhook: ['mutation ($i: RedeliverWebhookInput!) { redeliverWebhook(input: $i) { __typename } }', { i: { deliveryId: 'we_x.evt_x' } }],
+  redeliverWebhook: [
+    'mutation ($i: RedeliverWebhookInput!) { redeliverWebhook(input: $i) { __typename } }',
+    { i: { deliveryId: 'we_x.evt_x' } },
+  ],
   replayWebhookEvents: [
     'mutation ($i: ReplayWebhookEventsInput!) { replayWebhookEvents(input: $i) { __typename } }',
     { i: { endpointId: 'we_x', since: new Date().toISOString() } },
@@ -55,20 +64,30 @@ const OPERATIONS: Record<string, [string, Record<string, unknown>]> = {
 
 describe('who may manage webhook endpoints', () => {
   it('every field is refused to anonymous callers, client tokens, and tokens without webhooks:manage; allowed with it', async () => {
-    const charge = await gql(stack, `mutation ($input: CreateChargeInput!) { createCharge(input: $input) { ... on CreateChargePayload { clientToken } } }`, {
-      input: { amount: 2500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: id() },
-    });
+    const charge = await gql(
+      stack,
+      `mutation ($input: CreateChargeInput!) { createCharge(input: $input) { ... on CreateChargePayload { clientToken } } }`,
+      {
+        input: { amount: 2500, phone: '58000000', provider: 'OPC_BF', idempotencyKey: id() },
+      },
+    );
     const clientToken = charge.data.createCharge.clientToken as string;
     const readOnly = await stack.mintToken(['payments:read']);
     const allButWebhooks = await stack.mintToken(SCOPES.filter((s) => s !== 'webhooks:manage'));
     const manager = await stack.mintToken(['webhooks:manage']);
     for (const [field, [query, variables]] of Object.entries(OPERATIONS)) {
-      const codes = async (token: string | null) => ((await gql(stack, query, variables, token)).errors ?? []).map((e) => e.extensions?.code);
+      const codes = async (token: string | null) =>
+        ((await gql(stack, query, variables, token)).errors ?? []).map((e) => e.extensions?.code);
       expect(await codes(null), `${field} anonymous`).toEqual(['UNAUTHENTICATED']);
       expect(await codes(clientToken), `${field} client token`).toEqual(['FORBIDDEN']);
       expect(await codes(readOnly), `${field} payments:read`).toEqual(['FORBIDDEN']);
       expect(await codes(allButWebhooks), `${field} every other scope`).toEqual(['FORBIDDEN']);
-      const allowed = await gql(stack, query, field === 'createWebhookEndpoint' ? { input: { url: receiver.url, idempotencyKey: id() } } : variables, manager);
+      const allowed = await gql(
+        stack,
+        query,
+        field === 'createWebhookEndpoint' ? { input: { url: receiver.url, idempotencyKey: id() } } : variables,
+        manager,
+      );
       expect(allowed.errors, `${field} with webhooks:manage: ${allowed.raw}`).toBeUndefined();
     }
   }, 30_000);
@@ -77,32 +96,49 @@ describe('who may manage webhook endpoints', () => {
 describe('endpoints', () => {
   it('the secret is shown once at creation, never by a query; a repeat of the same key answers the same endpoint', async () => {
     const key = id();
-    const first = await gql(stack, CREATE_ENDPOINT, { input: { url: receiver.url, kinds: ['charge.success'], description: 'orders', idempotencyKey: key } });
+    const first = await gql(stack, CREATE_ENDPOINT, {
+      input: { url: receiver.url, kinds: ['charge.success'], description: 'orders', idempotencyKey: key },
+    });
     const created = first.data.createWebhookEndpoint;
-    expect(created).toMatchObject({ __typename: 'CreateWebhookEndpointPayload', endpoint: { url: receiver.url, kinds: ['charge.success'], enabled: true } });
+    expect(created).toMatchObject({
+      __typename: 'CreateWebhookEndpointPayload',
+      endpoint: { url: receiver.url, kinds: ['charge.success'], enabled: true },
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const again = await gql(stack, CREATE_ENDPOINT, { input: { url: receiver.url, kinds: ['charge.success'], description: 'orders', idempotencyKey: key } });
+    const again = await gql(stack, CREATE_ENDPOINT, {
+      input: { url: receiver.url, kinds: ['charge.success'], description: 'orders', idempotencyKey: key },
+    });
     expect(again.data.createWebhookEndpoint.endpoint.id).toBe(created.endpoint.id);
 
     const listed = await gql(stack, ENDPOINTS);
     expect(listed.data.webhookEndpoints.edges.map((e: { node: { id: string } }) => e.node.id)).toContain(created.endpoint.id);
-    const node = await gql(stack, 'query ($id: ID!) { node(id: $id) { ... on WebhookEndpoint { id url health { consecutiveFailures deliveriesWaiting } } } }', {
-      id: created.endpoint.id,
-    });
+    const node = await gql(
+      stack,
+      'query ($id: ID!) { node(id: $id) { ... on WebhookEndpoint { id url health { consecutiveFailures deliveriesWaiting } } } }',
+      {
+        id: created.endpoint.id,
+      },
+    );
     expect(node.data.node).toMatchObject({ id: created.endpoint.id, health: { consecutiveFailures: 0, deliveriesWaiting: 0 } });
     const secretPart = (created.secret as string).slice(6);
     for (const raw of [listed.raw, node.raw]) expect(raw).not.toContain(secretPart);
     expect(stack.logLines.join('\n')).not.toContain(secretPart);
-    const sent = await gql(stack, 'mutation ($i: SendTestWebhookInput!) { sendTestWebhook(input: $i) { ... on SendTestWebhookPayload { delivery { id kind status } } } }', {
-      i: { endpointId: created.endpoint.id },
-    });
+    const sent = await gql(
+      stack,
+      'mutation ($i: SendTestWebhookInput!) { sendTestWebhook(input: $i) { ... on SendTestWebhookPayload { delivery { id kind status } } } }',
+      {
+        i: { endpointId: created.endpoint.id },
+      },
+    );
     expect(sent.data.sendTestWebhook.delivery).toMatchObject({ kind: 'webhook.test', status: 'PENDING' });
     await waitFor(() => receiver.received.some((r) => r.body.includes('"webhook.test"')), 'the test event', 5_000, 20);
     const test = receiver.received.find((r) => r.body.includes('"webhook.test"'))!;
     expect(new Webhook(created.secret).verify(test.body, test.headers)).toMatchObject({ type: 'webhook.test' });
     const log = await gql(stack, DELIVERIES, { endpointId: created.endpoint.id });
     expect(log.raw).not.toContain(secretPart);
-    await gql(stack, 'mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', { i: { endpointId: created.endpoint.id } });
+    await gql(stack, 'mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', {
+      i: { endpointId: created.endpoint.id },
+    });
   }, 20_000);
 
   it('bad input answers typed errors: an unknown kind lists the known ones, a bad URL says why, the limit, an unknown endpoint', async () => {
@@ -116,19 +152,33 @@ describe('endpoints', () => {
     for (let i = existing; i < 3; i++) ids.push((await createEndpoint(stack, receiver.url)).id);
     const over = await gql(stack, CREATE_ENDPOINT, { input: { url: receiver.url, idempotencyKey: id() } });
     expect(over.data.createWebhookEndpoint).toMatchObject({ __typename: 'WebhookEndpointLimitError', code: 'WEBHOOK_ENDPOINT_LIMIT' });
-    const gone = await gql(stack, 'mutation ($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename ... on WebhookEndpointNotFoundError { endpointId } } }', {
-      i: { endpointId: 'we_nothing' },
-    });
+    const gone = await gql(
+      stack,
+      'mutation ($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename ... on WebhookEndpointNotFoundError { endpointId } } }',
+      {
+        i: { endpointId: 'we_nothing' },
+      },
+    );
     expect(gone.data.rotateWebhookEndpointSecret).toEqual({ __typename: 'WebhookEndpointNotFoundError', endpointId: 'we_nothing' });
-    for (const endpointId of ids) await gql(stack, 'mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', { i: { endpointId } });
+    for (const endpointId of ids)
+      await gql(stack, 'mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', {
+        i: { endpointId },
+      });
   }, 20_000);
 
   it('rotation: during the overlap both secrets verify the same delivery; after it, only the new one signs', async () => {
     const { id: endpointId, secret: oldSecret } = await createEndpoint(stack, receiver.url, ['webhook.test']);
-    const rotated = await gql(stack, 'mutation ($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { ... on RotateWebhookEndpointSecretPayload { secret previousSecretExpiresAt } } }', {
-      i: { endpointId },
-    });
-    const { secret: newSecret, previousSecretExpiresAt } = rotated.data.rotateWebhookEndpointSecret as { secret: string; previousSecretExpiresAt: string };
+    const rotated = await gql(
+      stack,
+      'mutation ($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { ... on RotateWebhookEndpointSecretPayload { secret previousSecretExpiresAt } } }',
+      {
+        i: { endpointId },
+      },
+    );
+    const { secret: newSecret, previousSecretExpiresAt } = rotated.data.rotateWebhookEndpointSecret as {
+      secret: string;
+      previousSecretExpiresAt: string;
+    };
     expect(newSecret).not.toBe(oldSecret);
     expect(Date.parse(previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
     const before = receiver.received.length;

@@ -1,0 +1,102 @@
+// One endpoint's trouble stays its own. A receiver that answers after 20 s
+// (past the default 15 s timeout) holds its own attempts, and another
+// endpoint's deliveries all arrive meanwhile. A dead endpoint does not fill
+// Redis: once its retry set is full it stops reading the log and holds its
+// place there, and Redis holds no more for it however many events come; back
+// up, it delivers them all.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
+import { startStack, type TestStack } from '../helpers/gateway.js';
+import { waitFor } from '../helpers/wait.js';
+import { createEndpoint, startReceiver, type Receiver } from './helpers.js';
+import { postServiceWebhook } from './replica-support.js';
+
+const namespace = uniqueNamespace('outbound-isolation');
+const clock = { t: Date.now() };
+let stack: TestStack;
+let redis: Redis;
+const receivers: Receiver[] = [];
+const raw = (globalId: string) => Buffer.from(globalId, 'base64url').toString('utf8').split(':')[1]!;
+const refsAt = (r: Receiver, tag: string) =>
+  new Set(
+    r
+      .delivered()
+      .map((d) => String(d.data['reference']))
+      .filter((x) => x.startsWith(`${tag}-`)),
+  );
+
+beforeAll(async () => {
+  stack = await startStack({
+    redisNamespace: namespace,
+    webhookSecret: 'isolation-secret',
+    // The default timeout (15 s) and in-flight bound (10); a retry set of 5 to see it fill.
+    env: {
+      REDIS_URL,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
+      SUBSCRIPTION_POLL_MS: '0',
+      WEBHOOK_RETRY_SET_MAX: '5',
+    },
+    outboundWebhooks: { now: () => clock.t, pollMs: 50 },
+  });
+  redis = new Redis(REDIS_URL);
+}, 30_000);
+afterAll(async () => {
+  await stack?.close();
+  for (const r of receivers) await r.close();
+  await deleteByPrefix(redis, namespace);
+  await redis.quit();
+});
+
+async function receiver(): Promise<Receiver> {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+}
+
+describe('per-endpoint isolation', () => {
+  it('an endpoint answering after 20 s does not hold back another endpoint’s deliveries', async () => {
+    const slow = await receiver();
+    const fast = await receiver();
+    slow.delayMs = 20_000;
+    await createEndpoint(stack, slow.url, ['charge.success']);
+    await createEndpoint(stack, fast.url, ['charge.success']);
+    for (let i = 0; i < 60; i++) expect(await postServiceWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, i, 'iso')).toBe(200);
+    await waitFor(() => refsAt(fast, 'iso-ref').size === 60, 'the fast endpoint has all 60', 10_000, 20);
+    // Meanwhile the slow one has its 10 attempts open and has answered none.
+    expect(slow.received.length).toBeGreaterThanOrEqual(10);
+    expect(slow.received.length).toBeLessThanOrEqual(10);
+    expect(slow.received.every((r) => r.answered === null)).toBe(true);
+  }, 30_000);
+
+  it('a dead endpoint stops reading the log when its retry set is full, and Redis holds no more for it', async () => {
+    const dead = await receiver();
+    dead.behaviour = 503;
+    const { id } = await createEndpoint(stack, dead.url, ['charge.success']);
+    const endpoint = raw(id);
+    for (let i = 0; i < 200; i += 20) {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, k) => postServiceWebhook(stack.gateway.webhookUrl!, stack.webhookSecret, i + k, 'dead')),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    }
+    const retrySet = `${namespace}:webhooks:retry:${endpoint}`;
+    await waitFor(async () => (await redis.zcard(retrySet)) >= 5, 'the retry set full', 10_000, 20);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Bounded: the set (5) plus what was in flight when it filled (10 at most); the rest stays in the log.
+    const held = await redis.zcard(retrySet);
+    expect(held).toBeLessThanOrEqual(5 + 10);
+    expect(await redis.hlen(`${namespace}:webhooks:deliveries:${endpoint}`)).toBe(held);
+    const groups = (await redis.xinfo('GROUPS', `${namespace}:events:log`)) as unknown[][];
+    const mine = groups.find((g) => g[g.indexOf('name') + 1] === `webhooks:${endpoint}`)!;
+    expect(Number(mine[mine.indexOf('pending') + 1])).toBe(0);
+    expect(Number(mine[mine.indexOf('lag') + 1])).toBeGreaterThanOrEqual(200 - 15);
+
+    // Back up: the retries come due, and the endpoint reads on from its place until every event is delivered.
+    dead.behaviour = 200;
+    clock.t += 10 * 3_600_000;
+    await waitFor(() => refsAt(dead, 'dead-ref').size === 200, 'all 200 delivered', 30_000, 50);
+    expect(await redis.zcard(retrySet)).toBe(0);
+  }, 60_000);
+});
