@@ -13,6 +13,8 @@ export interface StubFixtures {
   charges: Record<string, unknown>;
   checkouts: Record<string, unknown>;
   balances: Record<string, unknown>;
+  /** Answers of POST /charges/ and POST /transfers/ (bench/capacity.ts records them); without them both are 404. */
+  created?: { charge: Record<string, unknown>; transfer: Record<string, unknown> };
 }
 
 const fixtures = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as StubFixtures;
@@ -68,6 +70,13 @@ const server = createServer((req, res) => {
   } else if (req.method === 'GET' && /^\/v1\/payment\/balances\/?$/.test(path)) {
     route = 'GET /balances';
     body = balancesBody;
+  } else if (req.method === 'POST' && fixtures.created && /^\/v1\/payment\/(charges|transfers)\/?$/.test(path)) {
+    // Every money mutation gets a reference of its own, as from the service.
+    const kind = path.includes('/charges') ? 'charge' : 'transfer';
+    route = `POST /${kind}s`;
+    status = 201;
+    const answer = fixtures.created[kind] as { data: Record<string, unknown> };
+    body = JSON.stringify({ ...answer, data: { ...answer.data, reference: `${answer.data.reference as string}-${total}` } });
   } else {
     route = 'other';
     status = 404;
