@@ -1,7 +1,7 @@
 // The two keep-alive pools to the payment service (reads; calls that change state, so a payment never waits
 // for a connection behind reads) and one request on them, told when it is written to a socket.
 import { Pool } from 'undici';
-import type { HttpCall, HttpResponse, TransportOptions } from './http.js';
+import type { HttpCall, HttpResponse, TransportOptions } from './transport-types.js';
 
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 

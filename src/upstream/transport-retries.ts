@@ -1,6 +1,6 @@
 // A call's deadline and retries: one deadline for all attempts together; an idempotent call is retried on a
 // fault safe to repeat and on HTTP 502/503/504, with jittered exponential backoff, while the deadline leaves room.
-import type { HttpCall, HttpResponse } from './http.js';
+import type { HttpCall, HttpResponse } from './transport-types.js';
 import { classify, transportFault } from './transport-faults.js';
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
