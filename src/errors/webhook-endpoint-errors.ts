@@ -1,53 +1,77 @@
-// The typed errors of webhook endpoints (English and French), beside the other
-// PaymentErrors. Plain data, like them.
-import { PaymentError } from './payment-errors.js';
+// The typed errors of webhook endpoints, declared like every other PaymentError (src/errors/typed-errors.ts).
+import { typedError } from './typed-errors.js';
 
-export class WebhookEndpointNotFoundError extends PaymentError {
-  override readonly name = 'WebhookEndpointNotFoundError';
-  readonly code = 'NOT_FOUND' as const;
-  readonly messageFr = 'Aucun point de réception de webhooks ne porte cet identifiant.';
-  constructor(readonly endpointId: string) {
-    super('No webhook endpoint has this id.');
-  }
-}
+export const WebhookEndpointNotFoundError = typedError({
+  name: 'WebhookEndpointNotFoundError',
+  description: 'No webhook endpoint has this id.',
+  code: 'NOT_FOUND',
+  fields: (endpointId: string) => ({ endpointId }),
+  graphql: { endpointId: { type: 'String', description: 'The id that was looked up.' } },
+  text: () => ({
+    en: 'No webhook endpoint has this id.',
+    fr: 'Aucun point de réception de webhooks ne porte cet identifiant.',
+  }),
+});
 
-export class WebhookDeliveryNotFoundError extends PaymentError {
-  override readonly name = 'WebhookDeliveryNotFoundError';
-  readonly code = 'NOT_FOUND' as const;
-  readonly messageFr = 'Aucun envoi de webhook ne porte cet identifiant (ou il n’est plus conservé).';
-  constructor(readonly deliveryId: string) {
-    super('No webhook delivery has this id (or it is no longer kept).');
-  }
-}
+export const WebhookDeliveryNotFoundError = typedError({
+  name: 'WebhookDeliveryNotFoundError',
+  description: 'No webhook delivery has this id, or it is no longer kept.',
+  code: 'NOT_FOUND',
+  fields: (deliveryId: string) => ({ deliveryId }),
+  graphql: { deliveryId: { type: 'String', description: 'The id that was looked up.' } },
+  text: () => ({
+    en: 'No webhook delivery has this id (or it is no longer kept).',
+    fr: 'Aucun envoi de webhook ne porte cet identifiant (ou il n’est plus conservé).',
+  }),
+});
 
-export class WebhookEndpointLimitError extends PaymentError {
-  override readonly name = 'WebhookEndpointLimitError';
-  readonly code = 'WEBHOOK_ENDPOINT_LIMIT' as const;
-  readonly messageFr: string;
-  constructor(readonly max: number) {
-    super(`At most ${max} webhook endpoints may exist (WEBHOOK_ENDPOINTS_MAX): delete one first.`);
-    this.messageFr = `Au plus ${max} points de réception de webhooks peuvent exister (WEBHOOK_ENDPOINTS_MAX) : supprimez-en un d’abord.`;
-  }
-}
+export const WebhookEndpointLimitError = typedError({
+  name: 'WebhookEndpointLimitError',
+  description: 'WEBHOOK_ENDPOINTS_MAX endpoints exist already.',
+  code: 'WEBHOOK_ENDPOINT_LIMIT',
+  fields: (max: number) => ({ max }),
+  graphql: { max: { type: 'Int', description: 'The most endpoints that may exist.' } },
+  text: ({ max }) => ({
+    en: `At most ${max} webhook endpoints may exist (WEBHOOK_ENDPOINTS_MAX): delete one first.`,
+    fr: `Au plus ${max} points de réception de webhooks peuvent exister (WEBHOOK_ENDPOINTS_MAX) : supprimez-en un d’abord.`,
+  }),
+});
 
-export class InvalidWebhookUrlError extends PaymentError {
-  override readonly name = 'InvalidWebhookUrlError';
-  readonly code = 'INVALID_WEBHOOK_URL' as const;
-  readonly messageFr: string;
-  constructor(readonly reason: string) {
-    super(`This webhook URL cannot be used: ${reason}.`);
-    // The reason is in English (a field of the error): the French sentence does not quote it.
-    this.messageFr = 'Cette adresse de webhook ne peut pas être utilisée (https:// en mode réel, adresse publique) : voir le champ reason.';
-  }
-}
+export const InvalidWebhookUrlError = typedError({
+  name: 'InvalidWebhookUrlError',
+  description: 'The URL cannot be used (not https:// in live mode, or an address inside the network).',
+  code: 'INVALID_WEBHOOK_URL',
+  fields: (reason: string) => ({ reason }),
+  graphql: { reason: { type: 'String', description: 'Why, e.g. "address not allowed: not a public address".' } },
+  // The reason is in English (a field of the error): the French sentence does not quote it.
+  text: ({ reason }) => ({
+    en: `This webhook URL cannot be used: ${reason}.`,
+    fr: 'Cette adresse de webhook ne peut pas être utilisée (https:// en mode réel, adresse publique) : voir le champ reason.',
+  }),
+});
 
 /** Live mode without Redis: endpoints and their deliveries would not survive a restart nor be shared. */
-export class WebhooksUnavailableError extends PaymentError {
-  override readonly name = 'WebhooksUnavailableError';
-  readonly code = 'WEBHOOKS_UNAVAILABLE' as const;
-  readonly messageFr =
-    'Les webhooks vers votre serveur demandent Redis en mode réel (REDIS_URL) : sans lui, les envois ne survivraient pas à un redémarrage.';
-  constructor() {
-    super('Webhooks to your server need Redis in live mode (set REDIS_URL): without it deliveries would not survive a restart.');
-  }
-}
+export const WebhooksUnavailableError = typedError({
+  name: 'WebhooksUnavailableError',
+  description: 'Live mode without Redis: webhook endpoints cannot be kept durably, so none can be made.',
+  code: 'WEBHOOKS_UNAVAILABLE',
+  text: () => ({
+    en: 'Webhooks to your server need Redis in live mode (set REDIS_URL): without it deliveries would not survive a restart.',
+    fr: 'Les webhooks vers votre serveur demandent Redis en mode réel (REDIS_URL) : sans lui, les envois ne survivraient pas à un redémarrage.',
+  }),
+});
+
+export type WebhookEndpointNotFoundError = InstanceType<typeof WebhookEndpointNotFoundError>;
+export type WebhookDeliveryNotFoundError = InstanceType<typeof WebhookDeliveryNotFoundError>;
+export type WebhookEndpointLimitError = InstanceType<typeof WebhookEndpointLimitError>;
+export type InvalidWebhookUrlError = InstanceType<typeof InvalidWebhookUrlError>;
+export type WebhooksUnavailableError = InstanceType<typeof WebhooksUnavailableError>;
+
+/** Every typed error of webhook endpoints, for src/schema/webhook-endpoints.ts. */
+export const WEBHOOK_ENDPOINT_ERRORS = [
+  WebhookEndpointNotFoundError,
+  WebhookDeliveryNotFoundError,
+  WebhookEndpointLimitError,
+  InvalidWebhookUrlError,
+  WebhooksUnavailableError,
+] as const;

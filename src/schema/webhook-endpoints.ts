@@ -11,6 +11,7 @@ import {
   WebhookEndpointLimitError,
   WebhookEndpointNotFoundError,
   WebhooksUnavailableError,
+  WEBHOOK_ENDPOINT_ERRORS,
 } from '../errors/webhook-endpoint-errors.js';
 import { topLevelError } from '../errors/top-level.js';
 import {
@@ -24,7 +25,7 @@ import {
 import { access } from './access.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
-import { PaymentErrorInterface } from './error-types.js';
+import { typedErrorObjectTypes } from './error-types.js';
 import { canonicalFilter, filteredConnection } from './list-filter.js';
 import { decodeGlobalId, encodeGlobalId } from './nodes.js';
 
@@ -72,29 +73,7 @@ async function read<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function errorType(cls: abstract new (...args: never[]) => PaymentError, description: string) {
-  return { name: cls.name, description, interfaces: [PaymentErrorInterface], isTypeOf: (value: unknown) => value instanceof cls };
-}
-builder.objectType(WebhookEndpointNotFoundError, {
-  ...errorType(WebhookEndpointNotFoundError, 'No webhook endpoint has this id.'),
-  fields: (t) => ({ endpointId: t.exposeString('endpointId', { description: 'The id that was looked up.' }) }),
-});
-builder.objectType(WebhookDeliveryNotFoundError, {
-  ...errorType(WebhookDeliveryNotFoundError, 'No webhook delivery has this id, or it is no longer kept.'),
-  fields: (t) => ({ deliveryId: t.exposeString('deliveryId', { description: 'The id that was looked up.' }) }),
-});
-builder.objectType(WebhookEndpointLimitError, {
-  ...errorType(WebhookEndpointLimitError, 'WEBHOOK_ENDPOINTS_MAX endpoints exist already.'),
-  fields: (t) => ({ max: t.exposeInt('max', { description: 'The most endpoints that may exist.' }) }),
-});
-builder.objectType(InvalidWebhookUrlError, {
-  ...errorType(InvalidWebhookUrlError, 'The URL cannot be used (not https:// in live mode, or an address inside the network).'),
-  fields: (t) => ({ reason: t.exposeString('reason', { description: 'Why, e.g. "address not allowed: not a public address".' }) }),
-});
-builder.objectType(
-  WebhooksUnavailableError,
-  errorType(WebhooksUnavailableError, 'Live mode without Redis: webhook endpoints cannot be kept durably, so none can be made.'),
-);
+typedErrorObjectTypes(WEBHOOK_ENDPOINT_ERRORS);
 
 const HealthRef = builder.objectRef<EndpointView>('WebhookEndpointHealth').implement({
   description: 'How deliveries to an endpoint are going.',
