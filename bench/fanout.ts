@@ -117,6 +117,99 @@ async function fanout(target: Pick<BenchStack, 'graphqlUrl' | 'token'>, send: (m
   }
 }
 
+/** Part 3, run first on a quiet gateway: resident memory per idle authenticated connection. */
+async function measureIdleMemory(stack: BenchStack): Promise<() => void> {
+  const pid = stack.gateway.process.pid!;
+  const before = rssKb(pid);
+  const idle = await startSubscribers(stack, IDLE, 'idle');
+  await new Promise((r) => setTimeout(r, 2000));
+  const perConnectionKb = (rssKb(pid) - before) / IDLE;
+  await Promise.all(idle.map((c) => c.stop()));
+  return () =>
+    row(`memory per idle authenticated connection (${IDLE})`, `${perConnectionKb.toFixed(1)} KB`, '<= 10 KB', perConnectionKb <= 10);
+}
+
+/** The bare graphql-ws broadcast (bench/lib/broadcast-baseline.ts) measured with the same subscribers: the harness's floor. */
+async function baselineFanout(): Promise<Fanout> {
+  const baseline = await startChild(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'bench/lib/broadcast-baseline.ts')], {
+    label: 'broadcast baseline',
+    ready: /BASELINE READY (\S+)/,
+  });
+  try {
+    const broadcastUrl = baseline.ready[1]!.replace(/\/graphql$/, '/broadcast');
+    return await fanout({ graphqlUrl: baseline.ready[1]!, token: 'none' }, async (marker) => {
+      await (await request(`${broadcastUrl}?marker=${marker}`, { method: 'POST' })).body.text();
+    });
+  } finally {
+    await baseline.stop();
+  }
+}
+
+/** Part 1: one webhook at a time to every paymentEvents subscriber, and the same through the bare broadcast baseline. */
+async function measureFanout(stack: BenchStack, webhookUrl: string): Promise<Array<() => void>> {
+  const gateway = await fanout(stack, (marker) => postWebhook(webhookUrl, 'charge.success', { reference: marker, id: marker }));
+  const baseline = await baselineFanout();
+  return [
+    () =>
+      row(
+        `1 webhook -> ${SUBSCRIBERS} paymentEvents, p99`,
+        `${gateway.p99.toFixed(1)} ms (p50 ${gateway.p50.toFixed(1)})`,
+        '<= 50 ms',
+        gateway.p99 <= 50,
+      ),
+    () =>
+      console.log(
+        `${'  baseline: bare graphql-ws broadcast, same subscribers'.padEnd(58)} ${`${baseline.p99.toFixed(1)} ms (p50 ${baseline.p50.toFixed(1)})`.padEnd(30)} ${`gateway adds ${(gateway.p99 - baseline.p99).toFixed(1)} ms at p99`}`,
+      ),
+  ];
+}
+
+/** Sends WEBHOOK_RATE webhooks a second, each moving one watched charge to its final state; returns when each was sent. */
+async function sendFinalStates(stack: BenchStack, webhookUrl: string, prefix: string, total: number): Promise<Map<string, number>> {
+  const sentAt = new Map<string, number>();
+  const started = epochNow();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / WEBHOOK_RATE;
+    const wait = due - epochNow();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const reference = `${prefix}${i}`;
+    // The service has the charge in its final state before it calls back, as a real one does.
+    await (await request(`${stack.stubUrl}/_stub/status?reference=${reference}&status=success`)).body.text();
+    sentAt.set(reference, epochNow());
+    void postWebhook(webhookUrl, 'charge.success', { reference, id: reference, status: 'success' });
+  }
+  return sentAt;
+}
+
+/** Part 2: each connection watches its own charge; webhooks move them to a final state at a steady rate. */
+async function measureWatchers(stack: BenchStack, webhookUrl: string): Promise<() => void> {
+  const prefix = `ch_watch_${randomBytes(3).toString('hex')}_`;
+  const watchers = await startSubscribers(stack, WATCHERS, 'charges', prefix);
+  try {
+    const total = Math.min(WATCHERS, WEBHOOK_RATE * RATE_SECONDS);
+    const sentAt = await sendFinalStates(stack, webhookUrl, prefix, total);
+    const latencies: number[] = [];
+    let missing = 0;
+    for (const [reference, sent] of sentAt) {
+      const times = await arrivals(watchers, reference, 1, 10_000);
+      if (times.length === 0) missing++;
+      else latencies.push(times[0]! - sent);
+    }
+    latencies.sort((a, b) => a - b);
+    const p99 = percentile(latencies, 99);
+    if (missing) console.log(`warning: ${missing} of ${total} watched charges never got their update`);
+    return () =>
+      row(
+        `${WATCHERS} watchers, ${WEBHOOK_RATE} webhooks/s, p99 delivery`,
+        `${p99.toFixed(1)} ms (p50 ${percentile(latencies, 50).toFixed(1)})`,
+        '<= 50 ms',
+        p99 <= 50 && missing === 0,
+      );
+  } finally {
+    await Promise.all(watchers.map((c) => c.stop()));
+  }
+}
+
 async function main() {
   console.log(
     `${SUBSCRIBERS} paymentEvents subscribers x ${WEBHOOKS} webhooks; ${WATCHERS} charge watchers at ${WEBHOOK_RATE} webhooks/s for ${RATE_SECONDS} s; ${IDLE} idle connections`,
@@ -131,86 +224,12 @@ async function main() {
     MAX_SUBSCRIPTIONS: '100000',
   });
   const webhookUrl = stack.graphqlUrl.replace(/\/graphql$/, WEBHOOK_PATH);
-  const pid = stack.gateway.process.pid!;
   const results: Array<() => void> = [];
   try {
-    // 3 first, on a quiet gateway: memory per idle authenticated connection.
-    const before = rssKb(pid);
-    const idle = await startSubscribers(stack, IDLE, 'idle');
-    await new Promise((r) => setTimeout(r, 2000));
-    const perConnectionKb = (rssKb(pid) - before) / IDLE;
-    await Promise.all(idle.map((c) => c.stop()));
-    results.push(() =>
-      row(`memory per idle authenticated connection (${IDLE})`, `${perConnectionKb.toFixed(1)} KB`, '<= 10 KB', perConnectionKb <= 10),
-    );
-
-    // 1. One webhook at a time to every paymentEvents subscriber, and the same through the bare broadcast baseline.
-    const gatewayFanout = await fanout(stack, (marker) => postWebhook(webhookUrl, 'charge.success', { reference: marker, id: marker }));
-    const baseline = await startChild(process.execPath, ['--import', TSX_LOADER, join(ROOT, 'bench/lib/broadcast-baseline.ts')], {
-      label: 'broadcast baseline',
-      ready: /BASELINE READY (\S+)/,
-    });
-    let baselineFanout: Fanout;
-    try {
-      const broadcastUrl = baseline.ready[1]!.replace(/\/graphql$/, '/broadcast');
-      baselineFanout = await fanout({ graphqlUrl: baseline.ready[1]!, token: 'none' }, async (marker) => {
-        await (await request(`${broadcastUrl}?marker=${marker}`, { method: 'POST' })).body.text();
-      });
-    } finally {
-      await baseline.stop();
-    }
-    results.push(() =>
-      row(
-        `1 webhook -> ${SUBSCRIBERS} paymentEvents, p99`,
-        `${gatewayFanout.p99.toFixed(1)} ms (p50 ${gatewayFanout.p50.toFixed(1)})`,
-        '<= 50 ms',
-        gatewayFanout.p99 <= 50,
-      ),
-    );
-    results.push(() =>
-      console.log(
-        `${'  baseline: bare graphql-ws broadcast, same subscribers'.padEnd(58)} ${`${baselineFanout.p99.toFixed(1)} ms (p50 ${baselineFanout.p50.toFixed(1)})`.padEnd(30)} ${`gateway adds ${(gatewayFanout.p99 - baselineFanout.p99).toFixed(1)} ms at p99`}`,
-      ),
-    );
-
-    // 2. Each connection watches its own charge; webhooks move them to a final state at a steady rate.
-    const prefix = `ch_watch_${randomBytes(3).toString('hex')}_`;
-    const watchers = await startSubscribers(stack, WATCHERS, 'charges', prefix);
-    try {
-      const total = Math.min(WATCHERS, WEBHOOK_RATE * RATE_SECONDS);
-      const sentAt = new Map<string, number>();
-      const started = epochNow();
-      for (let i = 0; i < total; i++) {
-        const due = started + (i * 1000) / WEBHOOK_RATE;
-        const wait = due - epochNow();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const reference = `${prefix}${i}`;
-        // The service has the charge in its final state before it calls back, as a real one does.
-        await (await request(`${stack.stubUrl}/_stub/status?reference=${reference}&status=success`)).body.text();
-        sentAt.set(reference, epochNow());
-        void postWebhook(webhookUrl, 'charge.success', { reference, id: reference, status: 'success' });
-      }
-      const latencies: number[] = [];
-      let missing = 0;
-      for (const [reference, sent] of sentAt) {
-        const times = await arrivals(watchers, reference, 1, 10_000);
-        if (times.length === 0) missing++;
-        else latencies.push(times[0]! - sent);
-      }
-      latencies.sort((a, b) => a - b);
-      const p99 = percentile(latencies, 99);
-      if (missing) console.log(`warning: ${missing} of ${total} watched charges never got their update`);
-      results.push(() =>
-        row(
-          `${WATCHERS} watchers, ${WEBHOOK_RATE} webhooks/s, p99 delivery`,
-          `${p99.toFixed(1)} ms (p50 ${percentile(latencies, 50).toFixed(1)})`,
-          '<= 50 ms',
-          p99 <= 50 && missing === 0,
-        ),
-      );
-    } finally {
-      await Promise.all(watchers.map((c) => c.stop()));
-    }
+    // 3 first, on a quiet gateway.
+    results.push(await measureIdleMemory(stack));
+    results.push(...(await measureFanout(stack, webhookUrl)));
+    results.push(await measureWatchers(stack, webhookUrl));
   } finally {
     await stack.stop();
   }

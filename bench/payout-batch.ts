@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { SCOPES, mintStaffToken } from '../src/auth/index.js';
-import { startChild } from './lib/processes.js';
+import { startChild, type Child } from './lib/processes.js';
 import { ROOT, TSX_LOADER, startGatewayProcess } from './lib/stack.js';
 import { execFileSync } from 'node:child_process';
 
@@ -33,8 +33,20 @@ async function sparePort(): Promise<number> {
   });
 }
 
-async function main(): Promise<void> {
-  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+type Gql = (query: string, variables: Record<string, unknown>) => Promise<Record<string, Record<string, unknown>>>;
+
+interface Stack {
+  sandbox: Child;
+  gateway: Child;
+  sandboxUrl: string;
+  graphqlUrl: string;
+  apiKey: string;
+  metricsToken: string;
+  gql: Gql;
+}
+
+/** The sandbox and the built gateway, each in its own process, the sandbox's webhooks pointed at the gateway. */
+async function startStack(): Promise<Stack> {
   const gatewayPort = await sparePort();
   const webhookSecret = randomBytes(24).toString('hex');
   const apiKey = `sk_test_bench_${randomBytes(6).toString('hex')}`;
@@ -62,7 +74,12 @@ async function main(): Promise<void> {
   });
   const graphqlUrl = gateway.ready[1]!;
   const { token } = await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'bench', ttlSeconds: 3600 });
-  const gql = async (query: string, variables: Record<string, unknown>) => {
+  return { sandbox, gateway, sandboxUrl, graphqlUrl, apiKey, metricsToken, gql: gqlClient(graphqlUrl, token) };
+}
+
+/** Posts one GraphQL operation as the bench's staff token; throws when the answer has no data. */
+function gqlClient(graphqlUrl: string, token: string): Gql {
+  return async (query, variables) => {
     const res = await request(graphqlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -72,142 +89,206 @@ async function main(): Promise<void> {
     if (!body.data) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
-  try {
-    // Test-mode top-up: 2,000 items of 100 XOF (+1 fee) per wallet need more than the 100,000 each starts with.
-    for (const [, , wallet] of WALLETS) {
-      const res = await request(`${sandboxUrl}/_sandbox/wallets/${wallet}/top-up`, {
-        method: 'POST',
-        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ amount: 200_000 }),
-      });
-      if (res.statusCode !== 200) throw new Error(await res.body.text());
-      await res.body.dump();
-    }
-    const created = await gql(
-      'mutation($i: CreatePayoutBatchInput!) { createPayoutBatch(input: $i) { ... on CreatePayoutBatchPayload { batch { id } } } }',
-      { i: { idempotencyKey: randomUUID(), label: 'bench' } },
-    );
-    const id = (created.createPayoutBatch!.batch as { id: string }).id;
-    for (let page = 0; page < ITEMS / PAGE; page++) {
-      const items = Array.from({ length: PAGE }, (_, k) => {
-        const i = page * PAGE + k;
-        const [enumValue, prefix] = WALLETS[i % WALLETS.length]!;
-        return { amount: 100, recipientPhone: prefix + String(i).padStart(6, '0'), recipientWallet: enumValue };
-      });
-      const added = await gql('mutation($i: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $i) { __typename } }', {
-        i: { batchId: id, page: page + 1, items },
-      });
-      if (added.addPayoutBatchItems!.__typename !== 'AddPayoutBatchItemsPayload') throw new Error(JSON.stringify(added));
-    }
-    type View = { status: string; settled: boolean; sent: { items: number }; failed: { items: number }; succeeded: { items: number } };
-    const view = async (): Promise<View> => {
-      const data = await gql(
-        'query($id: ID!) { payoutBatch(id: $id) { status settled sent { items } failed { items } succeeded { items } } }',
-        {
-          id,
-        },
-      );
-      if (!data.payoutBatch) throw new Error('no batch in the answer');
-      return data.payoutBatch as unknown as View;
-    };
+}
 
-    const t0 = performance.now();
-    const startedAt = Date.now();
-    const started = await gql(
-      'mutation($i: StartPayoutBatchInput!) { startPayoutBatch(input: $i) { __typename ... on PayoutBatchShortfallError { shortfalls { wallet required available } } ... on PaymentError { message } } }',
+/** Test-mode top-up: 2,000 items of 100 XOF (+1 fee) per wallet need more than the 100,000 each starts with. */
+async function topUpWallets(sandboxUrl: string, apiKey: string): Promise<void> {
+  for (const [, , wallet] of WALLETS) {
+    const res = await request(`${sandboxUrl}/_sandbox/wallets/${wallet}/top-up`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 200_000 }),
+    });
+    if (res.statusCode !== 200) throw new Error(await res.body.text());
+    await res.body.dump();
+  }
+}
+
+/** Creates a batch and adds ITEMS items of 100 XOF, page by page, spread over the wallets; returns its id. */
+async function createFullBatch(gql: Gql): Promise<string> {
+  const created = await gql(
+    'mutation($i: CreatePayoutBatchInput!) { createPayoutBatch(input: $i) { ... on CreatePayoutBatchPayload { batch { id } } } }',
+    { i: { idempotencyKey: randomUUID(), label: 'bench' } },
+  );
+  const id = (created.createPayoutBatch!.batch as { id: string }).id;
+  for (let page = 0; page < ITEMS / PAGE; page++) {
+    const items = Array.from({ length: PAGE }, (_, k) => {
+      const i = page * PAGE + k;
+      const [enumValue, prefix] = WALLETS[i % WALLETS.length]!;
+      return { amount: 100, recipientPhone: prefix + String(i).padStart(6, '0'), recipientWallet: enumValue };
+    });
+    const added = await gql('mutation($i: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $i) { __typename } }', {
+      i: { batchId: id, page: page + 1, items },
+    });
+    if (added.addPayoutBatchItems!.__typename !== 'AddPayoutBatchItemsPayload') throw new Error(JSON.stringify(added));
+  }
+  return id;
+}
+
+type View = { status: string; settled: boolean; sent: { items: number }; failed: { items: number }; succeeded: { items: number } };
+
+interface Run {
+  /** Date.now() just before the start mutation. */
+  startedAt: number;
+  /** From the start mutation to every item counted as sent, and to settled. */
+  sentMs: number;
+  settledMs: number;
+  /** The settled batch. */
+  last: View;
+  failedReads: number;
+}
+
+/** Starts the batch and follows it every 50 ms until it is settled. */
+async function runBatch(gql: Gql, id: string): Promise<Run> {
+  const view = async (): Promise<View> => {
+    const data = await gql(
+      'query($id: ID!) { payoutBatch(id: $id) { status settled sent { items } failed { items } succeeded { items } } }',
       {
-        i: { batchId: id },
+        id,
       },
     );
-    if (started.startPayoutBatch!.__typename !== 'StartPayoutBatchPayload') throw new Error(JSON.stringify(started));
-    let sentMs: number | null = null;
-    let last = await view();
-    let failedReads = 0;
-    while (!last.settled) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const read = await view().catch(() => null);
-      // A read that failed (a timeout on a busy machine) is counted and the next one taken.
-      if (!read) {
-        failedReads++;
-        continue;
-      }
-      last = read;
-      if (sentMs === null && last.sent.items >= ITEMS) sentMs = performance.now() - t0;
+    if (!data.payoutBatch) throw new Error('no batch in the answer');
+    return data.payoutBatch as unknown as View;
+  };
+
+  const t0 = performance.now();
+  const startedAt = Date.now();
+  const started = await gql(
+    'mutation($i: StartPayoutBatchInput!) { startPayoutBatch(input: $i) { __typename ... on PayoutBatchShortfallError { shortfalls { wallet required available } } ... on PaymentError { message } } }',
+    {
+      i: { batchId: id },
+    },
+  );
+  if (started.startPayoutBatch!.__typename !== 'StartPayoutBatchPayload') throw new Error(JSON.stringify(started));
+  let sentMs: number | null = null;
+  let last = await view();
+  let failedReads = 0;
+  while (!last.settled) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const read = await view().catch(() => null);
+    // A read that failed (a timeout on a busy machine) is counted and the next one taken.
+    if (!read) {
+      failedReads++;
+      continue;
     }
-    const settledMs = performance.now() - t0;
-    sentMs ??= settledMs;
-    const metrics = await (
-      await request(`${graphqlUrl.replace(/\/graphql$/, '')}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
-    ).body.text();
-    const bulkCalls = (outcome: string) =>
-      metrics
-        .split('\n')
-        .filter(
-          (l) => l.startsWith('gateway_upstream_requests_total') && l.includes('/transfers/bulk') && l.includes(`outcome="${outcome}"`),
-        )
-        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+    last = read;
+    if (sentMs === null && last.sent.items >= ITEMS) sentMs = performance.now() - t0;
+  }
+  const settledMs = performance.now() - t0;
+  sentMs ??= settledMs;
+  return { startedAt, sentMs, settledMs, last, failedReads };
+}
 
-    const listReads = metrics
-      .split('\n')
-      .filter((l) => l.startsWith('gateway_upstream_requests_total') && l.includes('GET /v1/payment/transfers"'))
-      .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+interface GatewayFigures {
+  bulkSucceeded: number;
+  bulkRefused: number;
+  listReads: number;
+  meanCallMs: number;
+}
 
-    const bulkSeconds = (suffix: string) =>
-      metrics
-        .split('\n')
-        .filter(
-          (l) =>
-            l.startsWith(`gateway_upstream_request_duration_seconds_${suffix}`) &&
-            l.includes('/transfers/bulk') &&
-            l.includes('outcome="success"'),
-        )
-        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-    const meanCallMs = (bulkSeconds('sum') / bulkSeconds('count')) * 1000;
+/** Sum of the samples of a Prometheus text exposition whose lines pass `keep`. */
+function sumSamples(metrics: string, keep: (line: string) => boolean): number {
+  return metrics
+    .split('\n')
+    .filter(keep)
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+}
 
-    // The service's own view of the pacing: when each call arrived there (its transfers' created_at; the items of one
-    // call share it), whatever the gateway's start and the progress reads cost around it.
-    const listed = await request(`${sandboxUrl}/v1/payment/transfers`, { headers: { 'x-api-key': apiKey } });
-    const transfers = ((await listed.body.json()) as { data: Array<{ recipient_phone: string; created_at: string }> }).data;
-    const arrivals = new Map<number, number>();
-    for (const t of transfers) {
-      const chunk = Math.floor(Number(t.recipient_phone.slice(-6)) / 100);
-      const at = Date.parse(t.created_at);
-      arrivals.set(chunk, Math.min(arrivals.get(chunk) ?? at, at));
-    }
-    const calls = [...arrivals.values()].sort((a, b) => a - b);
-    // Any 6 consecutive calls must span at least 1 s (at most 5 in any second); the tightest is the pacing's real margin.
-    let tightest = Infinity;
-    for (let k = 5; k < calls.length; k++) tightest = Math.min(tightest, calls[k]! - calls[k - 5]!);
-    const spanMs = calls.at(-1)! - calls[0]!;
-    const windows = Math.ceil(calls.length / 5) - 1;
-    const spanFloorMs = windows * 1_000;
+/** The gateway's own count of its calls to the service, from its /metrics. */
+async function gatewayFigures(graphqlUrl: string, metricsToken: string): Promise<GatewayFigures> {
+  const metrics = await (
+    await request(`${graphqlUrl.replace(/\/graphql$/, '')}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+  ).body.text();
+  const bulkCalls = (outcome: string) =>
+    sumSamples(
+      metrics,
+      (l) => l.startsWith('gateway_upstream_requests_total') && l.includes('/transfers/bulk') && l.includes(`outcome="${outcome}"`),
+    );
+  const listReads = sumSamples(metrics, (l) => l.startsWith('gateway_upstream_requests_total') && l.includes('GET /v1/payment/transfers"'));
+  const bulkSeconds = (suffix: string) =>
+    sumSamples(
+      metrics,
+      (l) =>
+        l.startsWith(`gateway_upstream_request_duration_seconds_${suffix}`) &&
+        l.includes('/transfers/bulk') &&
+        l.includes('outcome="success"'),
+    );
+  const meanCallMs = (bulkSeconds('sum') / bulkSeconds('count')) * 1000;
+  return { bulkSucceeded: bulkCalls('success'), bulkRefused: bulkCalls('RATE_LIMIT_EXCEEDED'), listReads, meanCallMs };
+}
 
-    console.log(`payout batch of ${ITEMS} items (${ITEMS / 100} bulk calls), sandbox in its own process, gateway built, Redis`);
-    console.log('');
-    console.log('| figure | measured | goal |');
-    console.log('|---|---|---|');
-    console.log(
-      `| start to every item accepted by the service | ${(sentMs / 1000).toFixed(2)} s (${((sentMs / FLOOR_MS - 1) * 100).toFixed(1)}% over the ${FLOOR_MS / 1000} s floor) | within 10% of the floor |`,
-    );
-    console.log(
-      `| the service's view: first to last bulk call | ${(spanMs / 1000).toFixed(2)} s (${((spanMs - spanFloorMs) / windows).toFixed(1)} ms a window over the ${spanFloorMs / 1000} s the rate allows) | |`,
-    );
-    console.log(`| the service's view: tightest 6 consecutive calls | ${tightest} ms | at least 1000 ms |`);
-    console.log(
-      `| start to first call at the service; last call to every item counted as sent | ${calls[0]! - startedAt} ms; ${(sentMs - (calls.at(-1)! - startedAt)).toFixed(0)} ms | |`,
-    );
-    console.log(`| start to settled (every transfer final, sandbox transfers take 3 s) | ${(settledMs / 1000).toFixed(2)} s | |`);
-    console.log(`| bulk calls answered / refused for rate | ${bulkCalls('success')} / ${bulkCalls('RATE_LIMIT_EXCEEDED')} | 100 / 0 |`);
-    // Each window lasts a second plus about one answer's time (the pacer frees a slot a second after the answer).
-    console.log(`| a bulk call's answer time, mean (the gateway's metrics) | ${meanCallMs.toFixed(1)} ms | |`);
-    console.log(`| reads of the service's whole transfer list (reconciliation, following) | ${listReads} | |`);
-    console.log(`| progress reads answered with an error (a busy machine) | ${failedReads} | 0 |`);
-    console.log(
-      `| final status | ${last.status}: ${last.succeeded.items} succeeded, ${last.failed.items} failed | COMPLETED_WITH_FAILURES, 1000 failed (numbers ending in 9) |`,
-    );
+interface ServiceView {
+  /** When each bulk call arrived at the service (epoch ms), oldest first. */
+  calls: number[];
+  tightest: number;
+  spanMs: number;
+  windows: number;
+  spanFloorMs: number;
+}
+
+/**
+ * The service's own view of the pacing: when each call arrived there (its transfers' created_at; the items of one
+ * call share it), whatever the gateway's start and the progress reads cost around it.
+ */
+async function serviceView(sandboxUrl: string, apiKey: string): Promise<ServiceView> {
+  const listed = await request(`${sandboxUrl}/v1/payment/transfers`, { headers: { 'x-api-key': apiKey } });
+  const transfers = ((await listed.body.json()) as { data: Array<{ recipient_phone: string; created_at: string }> }).data;
+  const arrivals = new Map<number, number>();
+  for (const t of transfers) {
+    const chunk = Math.floor(Number(t.recipient_phone.slice(-6)) / 100);
+    const at = Date.parse(t.created_at);
+    arrivals.set(chunk, Math.min(arrivals.get(chunk) ?? at, at));
+  }
+  const calls = [...arrivals.values()].sort((a, b) => a - b);
+  // Any 6 consecutive calls must span at least 1 s (at most 5 in any second); the tightest is the pacing's real margin.
+  let tightest = Infinity;
+  for (let k = 5; k < calls.length; k++) tightest = Math.min(tightest, calls[k]! - calls[k - 5]!);
+  const spanMs = calls.at(-1)! - calls[0]!;
+  const windows = Math.ceil(calls.length / 5) - 1;
+  return { calls, tightest, spanMs, windows, spanFloorMs: windows * 1_000 };
+}
+
+function printReport(run: Run, gateway: GatewayFigures, service: ServiceView): void {
+  const { startedAt, sentMs, settledMs, last, failedReads } = run;
+  const { calls, tightest, spanMs, windows, spanFloorMs } = service;
+  console.log(`payout batch of ${ITEMS} items (${ITEMS / 100} bulk calls), sandbox in its own process, gateway built, Redis`);
+  console.log('');
+  console.log('| figure | measured | goal |');
+  console.log('|---|---|---|');
+  console.log(
+    `| start to every item accepted by the service | ${(sentMs / 1000).toFixed(2)} s (${((sentMs / FLOOR_MS - 1) * 100).toFixed(1)}% over the ${FLOOR_MS / 1000} s floor) | within 10% of the floor |`,
+  );
+  console.log(
+    `| the service's view: first to last bulk call | ${(spanMs / 1000).toFixed(2)} s (${((spanMs - spanFloorMs) / windows).toFixed(1)} ms a window over the ${spanFloorMs / 1000} s the rate allows) | |`,
+  );
+  console.log(`| the service's view: tightest 6 consecutive calls | ${tightest} ms | at least 1000 ms |`);
+  console.log(
+    `| start to first call at the service; last call to every item counted as sent | ${calls[0]! - startedAt} ms; ${(sentMs - (calls.at(-1)! - startedAt)).toFixed(0)} ms | |`,
+  );
+  console.log(`| start to settled (every transfer final, sandbox transfers take 3 s) | ${(settledMs / 1000).toFixed(2)} s | |`);
+  console.log(`| bulk calls answered / refused for rate | ${gateway.bulkSucceeded} / ${gateway.bulkRefused} | 100 / 0 |`);
+  // Each window lasts a second plus about one answer's time (the pacer frees a slot a second after the answer).
+  console.log(`| a bulk call's answer time, mean (the gateway's metrics) | ${gateway.meanCallMs.toFixed(1)} ms | |`);
+  console.log(`| reads of the service's whole transfer list (reconciliation, following) | ${gateway.listReads} | |`);
+  console.log(`| progress reads answered with an error (a busy machine) | ${failedReads} | 0 |`);
+  console.log(
+    `| final status | ${last.status}: ${last.succeeded.items} succeeded, ${last.failed.items} failed | COMPLETED_WITH_FAILURES, 1000 failed (numbers ending in 9) |`,
+  );
+}
+
+async function main(): Promise<void> {
+  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const stack = await startStack();
+  try {
+    await topUpWallets(stack.sandboxUrl, stack.apiKey);
+    const id = await createFullBatch(stack.gql);
+    const run = await runBatch(stack.gql, id);
+    const gateway = await gatewayFigures(stack.graphqlUrl, stack.metricsToken);
+    const service = await serviceView(stack.sandboxUrl, stack.apiKey);
+    printReport(run, gateway, service);
   } finally {
-    await gateway.stop();
-    await sandbox.stop();
+    await stack.gateway.stop();
+    await stack.sandbox.stop();
   }
 }
 

@@ -83,9 +83,8 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
   let trimmed: StreamId = options.persistence?.initial?.trimmed ?? ZERO_ID;
   // Ids keep increasing across a restart: the next one follows the newest kept (or trimmed) one.
   let last: [number, number] = (parseStreamId(entries.at(-1)?.seq ?? trimmed) as [number, number] | null) ?? [0, 0];
-  let wake: Array<() => void> = [];
-  // onceKey -> [seq, expiry]; insertion order is expiry order (one TTL per caller in practice).
-  const seen = new Map<string, [StreamId, number]>();
+  const waiters = wakeList();
+  const seen = onceKeys(maxEntries);
   const generation = newGeneration();
 
   const nextId = (): StreamId => {
@@ -94,26 +93,15 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
     return `${last[0]}-${last[1]}`;
   };
   const trim = () => {
-    const cutoff = now() - retentionMs;
-    let drop = 0;
-    while (drop < entries.length && (entries.length - drop > maxEntries || parseStreamId(entries[drop]!.seq)![0] < cutoff)) drop += 1;
+    const drop = countExpired(entries, now() - retentionMs, maxEntries);
     if (drop > 0) trimmed = entries.splice(0, drop).at(-1)!.seq;
   };
-  /** Index of the first entry after `from`. */
-  const firstAfter = (from: StreamId | null) => (from === null ? 0 : entries.findIndex((e) => compareStreamIds(e.seq, from) > 0));
-  const ascending = (from: StreamId | null, count: number) => {
-    const start = firstAfter(from);
-    return start < 0 ? [] : entries.slice(start, start + count);
-  };
-
   const append = (event: PaymentEventRecord): LoggedPaymentEvent => {
     const logged = { ...event, seq: nextId(), generation };
     entries.push(logged);
     trim();
     options.persistence?.changed({ entries, trimmed });
-    const waiting = wake;
-    wake = [];
-    waiting.forEach((w) => w());
+    waiters.wakeAll();
     return logged;
   };
 
@@ -124,24 +112,17 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
     },
     async appendOnce(event, onceKey, ttlMs) {
       const t = now();
-      for (const [key, [, expiry]] of seen) {
-        if (expiry > t && seen.size <= maxEntries * 10) break;
-        seen.delete(key);
-      }
-      const first = seen.get(onceKey);
-      if (first && first[1] > t) return { duplicate: true, seq: first[0], generation };
+      const first = seen.firstSeq(onceKey, t);
+      if (first !== null) return { duplicate: true, seq: first, generation };
       const logged = append(event);
-      seen.delete(onceKey);
-      seen.set(onceKey, [logged.seq, t + ttlMs]);
+      seen.remember(onceKey, logged.seq, t + ttlMs);
       return { duplicate: false, event: logged };
     },
     async ascending(from, count) {
-      return ascending(from, count);
+      return entriesAfter(entries, from, count);
     },
     async descending(from, count) {
-      const end = from === null ? entries.length : entries.findIndex((e) => compareStreamIds(e.seq, from) >= 0);
-      const stop = end < 0 ? entries.length : end;
-      return entries.slice(Math.max(0, stop - count), stop).reverse();
+      return entriesBefore(entries, from, count);
     },
     async length() {
       return entries.length;
@@ -156,22 +137,76 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
       return trimmed;
     },
     async waitAfter(from, count, blockMs) {
-      const ready = ascending(from, count);
+      const ready = entriesAfter(entries, from, count);
       if (ready.length > 0) return ready;
-      await new Promise<void>((resolve) => {
+      await waiters.wait(blockMs);
+      return entriesAfter(entries, from, count);
+    },
+    close() {
+      waiters.wakeAll();
+    },
+  };
+}
+
+/** How many of the oldest entries retention removes: beyond `maxEntries`, or older than `cutoff` (ms). */
+function countExpired(entries: LoggedPaymentEvent[], cutoff: number, maxEntries: number): number {
+  let drop = 0;
+  while (drop < entries.length && (entries.length - drop > maxEntries || parseStreamId(entries[drop]!.seq)![0] < cutoff)) drop += 1;
+  return drop;
+}
+
+/** Up to `count` entries after `from` (exclusive; null: from the oldest), oldest first. */
+function entriesAfter(entries: LoggedPaymentEvent[], from: StreamId | null, count: number): LoggedPaymentEvent[] {
+  const start = from === null ? 0 : entries.findIndex((e) => compareStreamIds(e.seq, from) > 0);
+  return start < 0 ? [] : entries.slice(start, start + count);
+}
+
+/** Up to `count` entries before `from` (exclusive; null: from the newest), newest first. */
+function entriesBefore(entries: LoggedPaymentEvent[], from: StreamId | null, count: number): LoggedPaymentEvent[] {
+  const end = from === null ? entries.length : entries.findIndex((e) => compareStreamIds(e.seq, from) >= 0);
+  const stop = end < 0 ? entries.length : end;
+  return entries.slice(Math.max(0, stop - count), stop).reverse();
+}
+
+/** The memory log's waitAfter callers: each waits until the next append (or close), at most its block time. */
+function wakeList() {
+  let waiting: Array<() => void> = [];
+  return {
+    wait(blockMs: number): Promise<void> {
+      return new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, blockMs);
         timer.unref();
-        wake.push(() => {
+        waiting.push(() => {
           clearTimeout(timer);
           resolve();
         });
       });
-      return ascending(from, count);
     },
-    close() {
-      const waiting = wake;
-      wake = [];
-      waiting.forEach((w) => w());
+    wakeAll(): void {
+      const woken = waiting;
+      waiting = [];
+      woken.forEach((w) => w());
+    },
+  };
+}
+
+/** The memory log's once-keys (appendOnce), each with the id of its first copy until it expires. */
+function onceKeys(maxEntries: number) {
+  // onceKey -> [seq, expiry]; insertion order is expiry order (one TTL per caller in practice).
+  const seen = new Map<string, [StreamId, number]>();
+  return {
+    /** The first copy's id when `onceKey` is still remembered at time `t`, else null; sweeps expired keys first. */
+    firstSeq(onceKey: string, t: number): StreamId | null {
+      for (const [key, [, expiry]] of seen) {
+        if (expiry > t && seen.size <= maxEntries * 10) break;
+        seen.delete(key);
+      }
+      const first = seen.get(onceKey);
+      return first && first[1] > t ? first[0] : null;
+    },
+    remember(onceKey: string, seq: StreamId, expiry: number): void {
+      seen.delete(onceKey);
+      seen.set(onceKey, [seq, expiry]);
     },
   };
 }
@@ -245,18 +280,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     return event;
   };
   const toEvents = (entries: StreamEntry[]) => entries.map(toEvent).filter((e): e is LoggedPaymentEvent => e !== null);
-  /** XINFO STREAM as a map; null when the stream does not exist (nothing appended yet, or Redis lost it). */
-  const info = async (): Promise<Map<string, unknown> | null> => {
-    try {
-      const flat = (await commands.xinfo('STREAM', key)) as unknown[];
-      const map = new Map<string, unknown>();
-      for (let i = 0; i + 1 < flat.length; i += 2) map.set(String(flat[i]), flat[i + 1]);
-      return map;
-    } catch (err) {
-      if (/no such key/i.test((err as Error).message)) return null;
-      throw err;
-    }
-  };
+  const info = () => streamInfo(commands, key);
 
   /** A read of the log whose failure is Redis's, told apart from a bug so a client hears "try again". */
   const read = async <T>(command: () => Promise<T>): Promise<T> => {
@@ -315,6 +339,19 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
     },
     close() {},
   };
+}
+
+/** XINFO STREAM as a map; null when the stream does not exist (nothing appended yet, or Redis lost it). */
+async function streamInfo(commands: RedisClient, key: string): Promise<Map<string, unknown> | null> {
+  try {
+    const flat = (await commands.xinfo('STREAM', key)) as unknown[];
+    const map = new Map<string, unknown>();
+    for (let i = 0; i + 1 < flat.length; i += 2) map.set(String(flat[i]), flat[i + 1]);
+    return map;
+  } catch (err) {
+    if (/no such key/i.test((err as Error).message)) return null;
+    throw err;
+  }
 }
 
 /** One entry of the log's stream as its event; null when it is not one (also for the log's consumer groups, src/outbound-webhooks). */

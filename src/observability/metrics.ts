@@ -51,6 +51,23 @@ export function createMetrics(build: BuildInfo = { version: 'unknown', nodeVersi
   const registry = new Registry();
   const registers = [registry];
   let sources: WatchedSources | null = null;
+  registerScrapeGauges(registers, build, () => sources);
+  // Process metrics (CPU, memory, event loop lag, handles) with the same prefix.
+  collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
+
+  const metrics: GatewayMetrics = {
+    registry,
+    ...createRequestMetrics(registers),
+    watch: (watched) => void (sources = watched),
+  };
+  // Both transports appear from the start, at 0, rather than on their first connection.
+  metrics.openConnections.set({ transport: 'http' }, 0);
+  metrics.openConnections.set({ transport: 'ws' }, 0);
+  return metrics;
+}
+
+/** The gauges set once (build info) or read at each scrape from the sources connected by `watch` (readiness, log lag). */
+function registerScrapeGauges(registers: Registry[], build: BuildInfo, sources: () => WatchedSources | null): void {
   new Gauge({
     name: 'gateway_build_info',
     help: 'The running build: always 1, labelled with the gateway version and the Node.js version.',
@@ -62,13 +79,13 @@ export function createMetrics(build: BuildInfo = { version: 'unknown', nodeVersi
     help: 'What /health/ready answers: 1 ready, 0 not ready (a dependency down, starting, or draining after SIGTERM).',
     registers,
     collect() {
-      this.set(sources?.ready() ? 1 : 0);
+      this.set(sources()?.ready() ? 1 : 0);
     },
   });
   // One read of the log per scrape, shared by both gauges.
   let lagRead: Promise<{ entries: number; seconds: number } | null> | null = null;
   const readLag = () =>
-    (lagRead ??= (sources?.eventLogLag() ?? Promise.resolve(null)).catch(() => null).finally(() => setImmediate(() => (lagRead = null))));
+    (lagRead ??= (sources()?.eventLogLag() ?? Promise.resolve(null)).catch(() => null).finally(() => setImmediate(() => (lagRead = null))));
   new Gauge({
     name: 'gateway_event_log_lag_entries',
     help: "Events in the log that this replica has not read yet (its tail behind the log's head; counted up to 10000).",
@@ -87,11 +104,11 @@ export function createMetrics(build: BuildInfo = { version: 'unknown', nodeVersi
       if (lag) this.set(lag.seconds);
     },
   });
-  // Process metrics (CPU, memory, event loop lag, handles) with the same prefix.
-  collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
+}
 
-  const metrics: GatewayMetrics = {
-    registry,
+/** The counters, histograms and gauges the gateway updates as requests, calls and deliveries happen. */
+function createRequestMetrics(registers: Registry[]): Omit<GatewayMetrics, 'registry' | 'watch'> {
+  return {
     operations: new Counter({
       name: 'gateway_graphql_operations_total',
       help: 'GraphQL operations by type, root field and outcome (success, a typed error code, or an error code).',
@@ -147,10 +164,5 @@ export function createMetrics(build: BuildInfo = { version: 'unknown', nodeVersi
       labelNames: ['kind'],
       registers,
     }),
-    watch: (watched) => void (sources = watched),
   };
-  // Both transports appear from the start, at 0, rather than on their first connection.
-  metrics.openConnections.set({ transport: 'http' }, 0);
-  metrics.openConnections.set({ transport: 'ws' }, 0);
-  return metrics;
 }
