@@ -105,9 +105,9 @@ type Gateway = ReturnType<typeof gatewayClient>;
 
 /** The payload of a union answer (told by a field only it has), or an error naming the typed error the gateway returned. */
 function payloadOf(result: unknown, payloadField: string): Json {
-  const answer = (result ?? {}) as Json & { code?: string; message?: string; reason?: string };
+  const answer = (result ?? {}) as Json & { code?: string; message?: string; urlProblem?: string };
   if (payloadField in answer) return answer;
-  throw new Error(`${answer.code ?? 'refused'}: ${answer.message ?? answer.reason ?? JSON.stringify(answer)}`);
+  throw new Error(`${answer.code ?? 'refused'}: ${answer.message ?? answer.urlProblem ?? JSON.stringify(answer)}`);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -41,12 +41,12 @@ export const InvalidWebhookUrlError = typedError({
   name: 'InvalidWebhookUrlError',
   description: 'The URL cannot be used (not https:// in live mode, or an address inside the network).',
   code: 'INVALID_WEBHOOK_URL',
-  fields: (reason: string) => ({ reason }),
-  graphql: { reason: { type: 'String', description: 'Why, e.g. "address not allowed: not a public address".' } },
-  // The reason is in English (a field of the error): the French sentence does not quote it.
-  text: ({ reason }) => ({
-    en: `This webhook URL cannot be used: ${reason}.`,
-    fr: 'Cette adresse de webhook ne peut pas être utilisée (https:// en mode réel, adresse publique) : voir le champ reason.',
+  fields: (urlProblem: string) => ({ urlProblem }),
+  graphql: { urlProblem: { type: 'String', description: 'Why, e.g. "address not allowed: not a public address".' } },
+  // The problem is told in English (a field of the error): the French sentence does not quote it.
+  text: ({ urlProblem }) => ({
+    en: `This webhook URL cannot be used: ${urlProblem}.`,
+    fr: 'Cette adresse de webhook ne peut pas être utilisée (https:// en mode réel, adresse publique) : voir le champ urlProblem.',
   }),
 });
 

@@ -111,7 +111,7 @@ export const CREATE_ENDPOINT = `mutation ($input: CreateWebhookEndpointInput!) {
   createWebhookEndpoint(input: $input) {
     __typename
     ... on CreateWebhookEndpointPayload { secret endpoint { id url kinds enabled createdAt } }
-    ... on InvalidWebhookUrlError { reason }
+    ... on InvalidWebhookUrlError { urlProblem }
     ... on PaymentError { code message }
   }
 }`;

@@ -53,10 +53,10 @@ describe('live mode', () => {
     ]) {
       const result = (await create(url)).data.createWebhookEndpoint;
       expect(result, url).toMatchObject({ __typename: 'InvalidWebhookUrlError', code: 'INVALID_WEBHOOK_URL' });
-      expect(result.reason, url).toMatch(/^address not allowed/);
+      expect(result.urlProblem, url).toMatch(/^address not allowed/);
     }
     const plain = (await create('http://93.184.215.14/hooks')).data.createWebhookEndpoint;
-    expect(plain).toMatchObject({ __typename: 'InvalidWebhookUrlError', reason: 'the URL must start with https:// in live mode' });
+    expect(plain).toMatchObject({ __typename: 'InvalidWebhookUrlError', urlProblem: 'the URL must start with https:// in live mode' });
   });
 
   it('judges addresses by ipaddr.js ranges: only public unicast passes', () => {

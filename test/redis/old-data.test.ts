@@ -86,7 +86,7 @@ async function continuousStore(redis: GatewayRedis, epoch: RedisEpoch, p: Return
   expect(await p.run(store, 'first')).toBe('ch_1'); // a first deployment: looked up (nothing found), then sent
   expect(p.lookedUp()).toBe(1);
   t += IDEMPOTENCY_TTL_MS;
-  expect(await store.claim('probe', 'fp', {})).toEqual({ kind: 'claimed', clean: true, lost: false });
+  expect(await store.claim('probe', 'fp', {})).toMatchObject({ kind: 'claimed', clean: true, lost: false });
   await store.release('probe');
   expect(await p.run(store, 'kept')).toBe('ch_2');
   expect(p.lookedUp()).toBe(1); // sent without a look-up

@@ -76,6 +76,22 @@ const AnyCancel = graphql(`
   }
 `);
 
+const AnyWebhookEndpoint = graphql(`
+  mutation ErrorsTestWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+    createWebhookEndpoint(input: $input) { __typename ... on PaymentError { code message messageFr retryable } }
+  }
+`);
+const AnyRotate = graphql(`
+  mutation ErrorsTestRotate($input: RotateWebhookEndpointSecretInput!) {
+    rotateWebhookEndpointSecret(input: $input) { __typename ... on PaymentError { code message messageFr retryable } }
+  }
+`);
+const AnyRedeliver = graphql(`
+  mutation ErrorsTestRedeliver($input: RedeliverWebhookInput!) {
+    redeliverWebhook(input: $input) { __typename ... on PaymentError { code message messageFr retryable } }
+  }
+`);
+
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack({ inProcess: true });
@@ -392,10 +408,24 @@ describe('typed errors', () => {
       const failed = (await s.gql(BatchItems, { id: failing, filter: { status: 'FAILED' }, first: 1 })).data!.payoutBatch!.items.edges;
       record(failed[0]!.node.failure!); // TransferFailedError
 
+      // Webhook endpoints: live mode without Redis has none (WebhooksUnavailableError).
+      const endpoint = (url: string, on = s) =>
+        on.gql(AnyWebhookEndpoint, { input: { url, idempotencyKey: uniqueKey('endpoint') } }).then((r) => r.data!.createWebhookEndpoint);
+      record(await endpoint('https://example.com/hooks'));
+
       // ServiceUnavailableError: the idempotency guard (a Redis of this test's own) is down.
       const redis = await startRedisServer();
-      const guarded = await startStack({ inProcess: true, sharedSandbox: stack.sandbox, env: { REDIS_URL: redis.url } });
+      const guarded = await startStack({
+        inProcess: true,
+        sharedSandbox: stack.sandbox,
+        env: { REDIS_URL: redis.url, WEBHOOK_ENDPOINTS_MAX: '1' },
+      });
       try {
+        record(await endpoint('ftp://example.com/hooks', guarded)); // InvalidWebhookUrlError
+        as(await endpoint('https://example.com/hooks', guarded), 'CreateWebhookEndpointPayload');
+        record(await endpoint('https://example.com/other', guarded)); // WebhookEndpointLimitError
+        record((await guarded.gql(AnyRotate, { input: { endpointId: 'we_nothing' } })).data!.rotateWebhookEndpointSecret); // WebhookEndpointNotFoundError
+        record((await guarded.gql(AnyRedeliver, { input: { deliveryId: 'we_nothing.evt_nothing' } })).data!.redeliverWebhook); // WebhookDeliveryNotFoundError
         await redis.kill();
         record((await guarded.gql(Transfer, { input: once(item) })).data!.createTransfer);
       } finally {
