@@ -25,7 +25,7 @@ const layering = [
     ['./upstream', './errors', './redis', './logger.ts', './config.ts'],
     'idempotency/ may import upstream, errors, redis, logger, config.',
   ),
-  layer('./src/events', ['./upstream', './redis', './logger.ts'], 'events/ may import upstream, redis, logger.'),
+  layer('./src/events', ['./upstream', './redis', './logger.ts', './files'], 'events/ may import upstream, redis, logger, files.'),
   layer(
     './src/webhooks',
     ['./events', './redis', './upstream', './logger.ts', './config.ts'],
@@ -44,7 +44,7 @@ const layering = [
   ),
   layer(
     './src/outbound-webhooks',
-    ['./events', './redis', './upstream', './observability', './logger.ts', './config.ts', './config-values'],
+    ['./events', './redis', './upstream', './observability', './logger.ts', './config.ts', './config-values', './files'],
     'outbound-webhooks/ may import events, redis, upstream (its normalized shapes), observability, logger and config (never schema/ or http/).',
   ),
   layer(
