@@ -237,12 +237,26 @@ type ClaimReply = [string, string, string, string, number];
  * refused claim that may still have reached a replica a failover then promotes, where it would read as in progress
  * for minutes; a claim it could not release, Redis down just then): a retry reaching this process takes them back at
  * once. (A retry reaching another replica takes the slower, equally safe path.) `held`: its pending claims.
+ * `ended`: entries whose call this process made and saw end but could not save the outcome of (Redis down just
+ * then): a retry reaching this process looks the payment up at once rather than waiting on its own live claim.
  */
 function claimBook() {
   const abandoned = new Set<string>();
   const held = new Map<string, string>();
+  const ended = new Map<string, number>();
   return {
     abandoned,
+    ended,
+    /** A rejection handler for saving the outcome of `entry`'s call: the call ended, its outcome is not saved. */
+    unsaved(entry: string | undefined, now: () => number) {
+      return (err: unknown): never => {
+        if (entry) {
+          ended.set(entry, now());
+          if (ended.size > MAX_ABANDONED_CLAIMS) ended.delete(ended.keys().next().value!);
+        }
+        throw err;
+      };
+    },
     abandon(entry: string) {
       abandoned.add(entry);
       if (abandoned.size > MAX_ABANDONED_CLAIMS) abandoned.delete(abandoned.values().next().value!);
@@ -259,6 +273,13 @@ function claimBook() {
       return entry;
     },
   };
+}
+
+/** This process made that entry's call and saw it end, but could not save what came of it: look it up now. */
+function endedUnsavedHere(ended: Map<string, number>, existing: string, entry: Entry, fingerprint: string, t: number): ClaimResult | null {
+  const endedAt = ended.get(existing);
+  if (endedAt === undefined || entry.state !== 'pending' || entry.fp !== fingerprint) return null;
+  return { kind: 'unknown', meta: entry.meta, unknownForMs: Math.max(0, t - endedAt), token: existing };
 }
 
 // Claims wait for REDIS_MIN_REPLICAS replicas (a failover must not lose one whose payment was sent). One they
@@ -332,6 +353,8 @@ export function redisIdempotencyStore(
         book.hold(key, pending);
         return { kind: 'claimed', clean, lost, token: pending };
       }
+      const endedHere = endedUnsavedHere(book.ended, existing, entry, fingerprint, t);
+      if (endedHere) return endedHere;
       // Its holder is gone and its call surely over: what it did is looked up now (the settle window counts from then).
       if (entry.state === 'pending' && entry.fp === fingerprint && Number(orphanedForMs) >= 0) {
         return { kind: 'unknown', meta: entry.meta, unknownForMs: Number(orphanedForMs), token: existing };
@@ -345,12 +368,12 @@ export function redisIdempotencyStore(
       return taken;
     },
     async complete(key, fp, value) {
-      book.letGo(key);
-      await write(key, { state: 'done', fp, value });
+      const entry = book.letGo(key);
+      await write(key, { state: 'done', fp, value }).catch(book.unsaved(entry, now));
     },
     async markUnknown(key, fp, meta) {
-      book.letGo(key);
-      await write(key, { state: 'unknown', fp, meta, at: now() });
+      const entry = book.letGo(key);
+      await write(key, { state: 'unknown', fp, meta, at: now() }).catch(book.unsaved(entry, now));
     },
     async release(key) {
       const entry = book.letGo(key);
