@@ -219,14 +219,23 @@ export class BatchRun {
 
   private async saveCountsNow(change?: (batch: BatchDoc) => void): Promise<BatchDoc> {
     const batch0 = await readBatch(this.o.docs, this.id);
-    for (const n of [...this.book.dirty]) {
-      if (!(await this.o.docs.put(chunkKey(this.id, batch0.chunkSet!, n), this.book.chunk(n), this.book.versions[n]!))) {
-        // Someone else wrote it (a replica that took the lease): this run is no longer the batch's.
-        this.lostLease = true;
-        throw new Error('chunk document changed under the runner');
+    // Taken before the writes: an item that moves on while its chunk is being written marks the chunk again, for the
+    // next save (cleared after the write, that change would be counted in the batch but never written in its chunk).
+    const unwritten = this.book.takeDirty();
+    try {
+      while (unwritten.length > 0) {
+        const n = unwritten[0]!;
+        if (!(await this.o.docs.put(chunkKey(this.id, batch0.chunkSet!, n), this.book.chunk(n), this.book.versions[n]!))) {
+          // Someone else wrote it (a replica that took the lease): this run is no longer the batch's.
+          this.lostLease = true;
+          throw new Error('chunk document changed under the runner');
+        }
+        this.book.versions[n]! += 1;
+        unwritten.shift();
       }
-      this.book.versions[n]! += 1;
-      this.book.dirty.delete(n);
+    } catch (err) {
+      this.book.giveBackDirty(unwritten);
+      throw err;
     }
     let before: string | null = null;
     const saved = await updateDoc<BatchDoc, BatchDoc>(this.o.docs, batchKey(this.id), (b) => {

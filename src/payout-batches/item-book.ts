@@ -21,6 +21,17 @@ export class ItemBook {
     this.byExtId = new Map(this.items.map((item) => [item.extId, item]));
   }
 
+  /** The chunks to write now; they no longer count as changed unless a write fails (giveBackDirty) or they change again. */
+  takeDirty(): number[] {
+    const taken = [...this.dirty];
+    this.dirty.clear();
+    return taken;
+  }
+
+  giveBackDirty(chunks: readonly number[]): void {
+    for (const n of chunks) this.dirty.add(n);
+  }
+
   chunk(n: number): BatchItem[] {
     return this.items.slice(n * CHUNK_SIZE, (n + 1) * CHUNK_SIZE);
   }
