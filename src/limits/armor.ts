@@ -15,7 +15,9 @@ export function armorPlugin(armor: LimitsConfig['armor']): Plugin {
     maxTokens: { n: armor.maxTokens, exposeLimits: true },
     maxDirectives: { n: armor.maxDirectives, exposeLimits: true },
     costLimit: { maxCost: armor.maxCost, exposeLimits: true },
-    blockFieldSuggestion: { enabled: !armor.fieldSuggestions },
+    // No mask in place of a suggestion taken out: the sentence stays graphql-js's own, which has its French
+    // (src/errors/library-errors.ts), rather than carrying a "[Suggestion hidden]" of armor's.
+    blockFieldSuggestion: { enabled: !armor.fieldSuggestions, mask: '' },
   }) as Plugin;
 }
 
