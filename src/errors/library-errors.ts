@@ -123,13 +123,6 @@ const VALIDATION_ERRORS = {
     en: 'Field "{field}" of type "{type}" must have a selection of subfields. Did you mean "{again} { ... }"?',
     fr: (p) => `Le champ ${q(p.field!)} (type ${q(p.type!)}) doit sélectionner des sous-champs : ${q(`${p.field} { ... }`)}.`,
   },
-  // The same, once graphql-armor has taken graphql-js's suggestion out (src/limits/armor.ts: live mode).
-  ScalarLeafWithoutSelectionNoHint: {
-    from: 'ScalarLeafsRule',
-    code: VALIDATION,
-    en: 'Field "{field}" of type "{type}" must have a selection of subfields.',
-    fr: (p) => `Le champ ${q(p.field!)} (type ${q(p.type!)}) doit sélectionner des sous-champs.`,
-  },
   ScalarLeafEmptySelection: {
     from: 'ScalarLeafsRule',
     code: VALIDATION,
@@ -522,6 +515,18 @@ const PARSE_ERRORS = {
     code: PARSE,
     en: 'Syntax Error: Invalid character: {character}.',
     fr: (p) => `Erreur de syntaxe dans le document GraphQL : caractère invalide ${p.character}.`,
+  },
+  SyntaxCharacterInString: {
+    from: 'graphql-js lexer',
+    code: PARSE,
+    en: 'Syntax Error: Invalid character within String: {character}.',
+    fr: (p) => `Erreur de syntaxe dans le document GraphQL : caractère invalide ${p.character} dans une chaîne.`,
+  },
+  SyntaxSingleQuote: {
+    from: 'graphql-js lexer',
+    code: PARSE,
+    en: 'Syntax Error: Unexpected single quote character (\'), did you mean to use a double quote (")?',
+    fr: () => 'Erreur de syntaxe dans le document GraphQL : les chaînes s’écrivent entre guillemets droits doubles ("), pas simples (\').',
   },
   SyntaxUnterminatedString: {
     from: 'graphql-js lexer',

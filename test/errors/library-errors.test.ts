@@ -67,7 +67,6 @@ const BROKEN: Record<string, string[]> = {
 /** Entries no document can reach against this schema, and why. */
 const NOT_REACHABLE_HERE: Record<string, string> = {
   ScalarLeafEmptySelection: 'an empty selection set does not parse',
-  ScalarLeafWithoutSelectionNoHint: 'the same sentence with its suggestion taken out by graphql-armor (live mode)',
   LiteralWithDetail: 'a scalar that refuses a literal with an error other than a GraphQLError: ours throw GraphQLErrors (LiteralRefused)',
   LiteralOneOfKeys: 'the schema has no @oneOf input type',
   LiteralOneOfNull: 'the schema has no @oneOf input type',
