@@ -689,7 +689,7 @@ const REQUEST_ERRORS = {
     from: 'yoga useCSRFPrevention',
     code: REQUEST,
     en: 'Required CSRF header(s) not present',
-    fr: () => 'Un en-tête requis contre le CSRF est absent : envoyez Content-Type: application/json, ou l’en-tête x-graphql-yoga-csrf.',
+    fr: () => 'Un en-tête requis contre le CSRF manque à cette requête (Authorization ou x-graphql-yoga-csrf, par exemple).',
   },
   UnexpectedError: {
     from: 'yoga error masking',
@@ -717,6 +717,12 @@ export const LIBRARY_ERRORS = {
 } as const;
 
 export type LibraryErrorKey = keyof typeof LIBRARY_ERRORS;
+
+// A key in two tables would drop an entry from the spread above without a word.
+const TABLES = [VALIDATION_ERRORS, VARIABLE_ERRORS, OPERATION_ERRORS, REQUEST_ERRORS, ARMOR_ERRORS, PARSE_ERRORS];
+if (TABLES.reduce((n, table) => n + Object.keys(table).length, 1) !== Object.keys(LIBRARY_ERRORS).length) {
+  throw new Error('src/errors/library-errors.ts: a key appears in two tables');
+}
 
 /** A token the parser met, as it names it (`Name "x"`, `"}"`): the end of the document is said in words. */
 function found(token: string): string {
