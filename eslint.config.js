@@ -39,9 +39,11 @@ const layering = [
   ),
   layer(
     './src/payout-batches',
-    ['./idempotency', './events', './upstream', './errors', './redis', './logger.ts', './config.ts'],
-    'payout-batches/ may import idempotency, events, upstream, errors, redis, logger, config.',
+    ['./idempotency', './events', './upstream', './errors', './redis', './audit', './logger.ts', './config.ts'],
+    'payout-batches/ may import idempotency, events, upstream, errors, redis, audit, logger, config.',
   ),
+  // The one writer of audit lines, below every layer that has something to record.
+  layer('./src/audit', ['./logger.ts'], 'audit/ (the one audit writer) may import the logger only.'),
   layer(
     './src/outbound-webhooks',
     ['./events', './redis', './upstream', './observability', './logger.ts', './config.ts', './config-values', './files'],

@@ -77,6 +77,8 @@ describe('layering rules', () => {
     ['src/limits/x.ts', '../graphiql/compressed-page.js'],
     ['src/gateway.ts', './sandbox/index.js'],
     ['src/live/x.ts', '../sandbox/index.js'],
+    ['src/audit/x.ts', '../schema/index.js'],
+    ['src/audit/x.ts', '../payout-batches/model.js'],
   ])('%s may not import %s', async (file, target) => {
     expect(await layeringHit(file, `import * as m from '${target}';\nexport { m };\n`)).toContain(LAYERING);
   });
@@ -101,6 +103,8 @@ describe('layering rules', () => {
     ['src/config.ts', './config-values/proxy-trust.js'],
     ['src/config.ts', './files/project-files.js'],
     ['src/http/x.ts', '../config-values/proxy-trust.js'],
+    ['src/payout-batches/x.ts', '../audit/audit-lines.js'],
+    ['src/schema/x.ts', '../audit/audit-lines.js'],
   ])('%s may import %s', async (file, target) => {
     const hits = await layeringHit(file, `import * as m from '${target}';\nexport { m };\n`);
     expect(hits).not.toContain(LAYERING);

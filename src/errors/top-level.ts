@@ -379,12 +379,12 @@ export const TOP_LEVEL_ERRORS = {
     samples: [undefined],
   }),
   GRAPHQL_PARSE_FAILED: entry({
-    when: 'A document that does not parse (graphql-js; its sentence is translated in graphql-fr.ts).',
+    when: 'A document that does not parse (graphql-js; each sentence has its entry in library-errors.ts).',
     text: () => ({ en: 'The GraphQL document does not parse.', fr: 'Erreur de syntaxe dans le document GraphQL.' }),
     samples: [undefined],
   }),
   GRAPHQL_VALIDATION_FAILED: entry({
-    when: 'A document that does not validate against the schema (graphql-js, graphql-armor; translated in graphql-fr.ts).',
+    when: 'A document that does not validate against the schema (graphql-js, graphql-armor; each sentence has its entry in library-errors.ts).',
     text: () => ({
       en: 'The GraphQL document is not valid against the schema.',
       fr: 'Le document GraphQL n’est pas valide au regard du schéma.',
@@ -393,7 +393,7 @@ export const TOP_LEVEL_ERRORS = {
   }),
   OPERATION_RESOLUTION_FAILURE: entry({
     httpStatus: 400,
-    when: 'A document whose operation to run cannot be told (several without operationName, an unknown name, none at all); graphql-tools and yoga raise it, graphql-fr.ts gives each sentence its French.',
+    when: 'A document whose operation to run cannot be told (several without operationName, an unknown name, none at all); graphql-tools and yoga raise it, each sentence with its entry in library-errors.ts.',
     text: () => ({
       en: 'Could not determine what operation to execute.',
       fr: 'Impossible de savoir quelle opération exécuter : indiquez operationName, le nom d’une opération du document.',
@@ -499,7 +499,7 @@ export function topLevelErrorBody<C extends TopLevelCode>(
 
 /**
  * An error a library made (graphql-js, yoga, graphql-armor), kept with its own English, under `code` and with its
- * French (src/errors/graphql-fr.ts): the one place such an error is rebuilt.
+ * French (src/errors/library-errors.ts): the one place such an error is rebuilt.
  */
 export function withCodeAndFrench(error: GraphQLError, code: string, fr: string): GraphQLError {
   return new GraphQLError(error.message, {
@@ -566,11 +566,19 @@ export function upstreamFailureText(code: ErrorCode, retryable: boolean): Text {
 }
 
 /**
- * A scalar's refusal of a value (DateTime, Date): graphql-js puts its message inside its own sentence about the
- * variable or literal ("Variable "$x" got invalid value ...; <message>"), whose French graphql-fr.ts writes.
+ * A scalar's refusal of a value (DateTime, Date), in both languages. graphql-js reports it as it is for a literal,
+ * and for a variable puts its English inside its own sentence ("Variable "$x" got invalid value ...; <en>"), keeping
+ * it as `originalError`: src/errors/library-errors.ts takes the French from `text` in either case. The French is not
+ * in `extensions`, which graphql-js would copy onto its own sentence's error.
  */
-export function scalarValueError(message: string): GraphQLError {
-  return new GraphQLError(message);
+export class ScalarValueError extends GraphQLError {
+  constructor(readonly text: Text) {
+    super(text.en);
+  }
+}
+
+export function scalarValueError(text: Text): GraphQLError {
+  return new ScalarValueError(text);
 }
 
 /** A failure of a subscription's source, as graphql-js reports one: an error of the operation, masked unless coded. */

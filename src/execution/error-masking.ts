@@ -8,11 +8,12 @@
 //
 // It is also where every error gets its French: each GraphQL error a client receives carries
 // `extensions.messageFr`, whether we raised it (the catalogue of src/errors/top-level.ts gives both languages)
-// or a library did (graphql-js's validation and variable errors, yoga's request errors: src/errors/graphql-fr.ts),
-// over HTTP, SSE and WebSocket alike.
+// or a library did (graphql-js's parse, validation and variable errors, yoga's request errors, graphql-armor's
+// limits: each sentence has its entry, code and French in src/errors/library-errors.ts), over HTTP, SSE and
+// WebSocket alike.
 import { GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { frenchOf } from '../errors/graphql-fr.js';
+import { frenchOf, libraryText } from '../errors/library-errors.js';
 import { PaymentError } from '../errors/payment-errors.js';
 import { topLevelError, typedErrorAtTopLevel, upstreamFailureError, withCodeAndFrench } from '../errors/top-level.js';
 import type { Logger } from '../logger.js';
@@ -65,13 +66,14 @@ export function toClientError(error: unknown, context: ClientErrorContext): Grap
 }
 
 /**
- * The code of a library's error that came without one: graphql-js gives none to a document that does not
- * parse, to its validation errors, or to a variable whose value does not fit its type.
+ * The code of a library's error that came without one (graphql-js gives none to a document that does not parse, to
+ * its validation errors, or to a variable whose value does not fit its type): its catalogue entry's, else the stage's.
  */
 function libraryCode(error: GraphQLError, stage: ErrorStage): string {
-  if (stage === 'parse' || /^Syntax Error: /.test(error.message)) return 'GRAPHQL_PARSE_FAILED';
+  const known = libraryText(error)?.code;
+  if (known) return known;
+  if (stage === 'parse') return 'GRAPHQL_PARSE_FAILED';
   if (stage === 'validate') return 'GRAPHQL_VALIDATION_FAILED';
-  if (/^Variable "\$\w+" (got invalid value|of required type|of non-null type)/.test(error.message)) return 'BAD_USER_INPUT';
   return error.path === undefined ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR';
 }
 

@@ -9,6 +9,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { ConnectionInitMessage, SubscribePayload } from 'graphql-ws';
 import { hasSeveralAuthorizations, isCredentialList, type Principal } from '../auth/index.js';
 import { topLevelError } from '../errors/top-level.js';
+import { toClientError } from '../execution/error-masking.js';
 import { maskedError } from '../execution/traceable-errors.js';
 import { connectionSlots, headerOf } from '../limits/index.js';
 import type { Logger } from '../logger.js';
@@ -129,9 +130,10 @@ async function prepareOperation(
     // graphql-ws would answer its own "Unable to identify operation", without a code or French.
     return getOperationAST(args.document, args.operationName) ? args : [topLevelError('OPERATION_RESOLUTION_FAILURE', undefined)];
   } catch (err) {
-    // A query that does not parse is this operation's error; thrown, graphql-ws would close the
-    // socket (4500) and end every other operation on it.
-    if (err instanceof GraphQLError) return [err];
+    // A query that does not parse, or a document limit graphql-armor throws from inside validation, is this
+    // operation's error; thrown, graphql-ws would close the socket (4500) and end every other operation on it.
+    // The one way out gives it its code and French (a thrown validation error skips the plugins' onValidate).
+    if (err instanceof GraphQLError) return [toClientError(err, { log, stage: 'validate' })];
     // Thrown, it would close the socket (4500) with nothing logged: masked, logged, this operation only.
     return [maskedError(err, log)];
   }

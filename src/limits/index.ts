@@ -4,7 +4,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { GatewayRedis } from '../redis/index.js';
-import { armorPlugin, useNoIntrospection } from './armor.js';
+import { armorPlugin, useNoIntrospection, useNoSuggestions } from './armor.js';
 import { oneMoneyMutationRule } from './money-mutations.js';
 import { isSubjectKey, type RateLimits } from './operation-limits.js';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.js';
@@ -66,6 +66,7 @@ export interface LimitPluginOptions {
 export function limitPlugins(options: LimitPluginOptions): Plugin[] {
   const plugins: Plugin[] = [
     armorPlugin(options.limits.armor),
+    ...(options.limits.armor.fieldSuggestions ? [] : [useNoSuggestions()]),
     { onValidate: ({ addValidationRule }) => addValidationRule(oneMoneyMutationRule(options.moneyMoving)) },
     useSseStreamLimit(options.maxSubscriptions) as Plugin,
     subscriptionCaps(options.limits.maxSubscriptionsPerSubject, options.limits.maxSubscriptions).plugin as Plugin,

@@ -16,6 +16,7 @@
 // - a cancelled batch is CANCELLING until every item sent, or in doubt, is final: only then is it CANCELLED;
 // - item outcomes are written to the chunk documents before the batch's counts, and a runner that takes over
 //   derives the counts from the items; a final batch's counts are never written again.
+import { auditBatchEndLine } from '../audit/audit-lines.js';
 import { IdempotencyConflictError, ServiceUnavailableError } from '../errors/payment-errors.js';
 import type { EventBus } from '../events/bus.js';
 import { mayHaveReachedService, runIdempotent } from '../idempotency/run.js';
@@ -23,7 +24,6 @@ import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../logger.js';
 import { UpstreamCallError } from '../upstream/call-error.js';
 import type { UpstreamClient } from '../upstream/types.js';
-import { auditBatchEnd } from './batch-end.js';
 import { callBulk, lookUpChunk, transfersByExtId, type ChunkRequest, type ChunkResult } from './chunk-call.js';
 import type { DocStore } from './doc-store.js';
 import { ItemBook } from './item-book.js';
@@ -429,7 +429,7 @@ export class BatchRun {
     if (!final) return;
     await removeFromList(this.o.docs, ACTIVE_KEY, this.id);
     this.o.publish(final === 'CANCELLED' ? 'payout_batch.cancelled' : 'payout_batch.completed', batch);
-    auditBatchEnd(this.o.log, batch, final);
+    auditBatchEndLine(this.o.log, batch, final);
   }
 }
 

@@ -1,12 +1,11 @@
-// The audit trail: one structured line for every money-moving mutation, run or
-// refused. It says who (subject, token kind, client IP), what (operation,
-// references, amount) and how it ended; never a token, key or secret, and no
-// customer phone number.
+// The audit trail of mutations: one line for every attempt at an audited mutation, run or refused, written by
+// the one audit writer (src/audit/audit-lines.ts, which decides what a line may say).
 //
 // Whether a mutation moves money and whether it is audited are facts of its field, on the field's `extensions`
 // (put there by the mutation recipe, src/schema/mutation.ts): access, the audit, the one-money-mutation rule and
 // the operation plugin read them from the schema, never from a list kept beside it.
 import type { GraphQLField, GraphQLSchema } from 'graphql';
+import { auditApprovalLine, auditAttemptLine, type ApprovalFacts, type AttemptFacts } from '../audit/audit-lines.js';
 import type { GatewayContext } from './context.js';
 
 /** What the schema says of a mutation field, beside its scope (src/schema/access.ts). */
@@ -16,6 +15,8 @@ export interface MutationFacts {
   /** Every attempt at it, run or refused, leaves an audit line. */
   audited: boolean;
 }
+
+type Who = Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId'>;
 
 /** The facts of a field (none: it neither moves money nor is audited). */
 export function factsOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'> | undefined): MutationFacts {
@@ -31,66 +32,14 @@ export function moneyMovingMutations(schema: GraphQLSchema): ReadonlySet<string>
 
 /** The audit line of an attempt at `field`, when its field says it is audited: the one place that decides and writes it. */
 export function auditAttempt(
-  ctx: Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId'>,
+  ctx: Who,
   field: Pick<GraphQLField<unknown, unknown>, 'name' | 'extensions'> | undefined,
-  facts: AuditFacts,
+  facts: AttemptFacts,
 ): void {
-  if (field && factsOf(field).audited) audit(ctx, field.name, facts);
+  if (field && factsOf(field).audited) auditAttemptLine(ctx, field.name, facts);
 }
 
-export interface AuditFacts {
-  arg?: unknown;
-  payload?: unknown;
-  target?: { reference: string } | undefined;
-  /** 'success', a typed error code, or why the caller was turned away (UNAUTHENTICATED, FORBIDDEN). */
-  outcome: string;
-}
-
-export function audit(
-  ctx: Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId'>,
-  operation: string,
-  facts: AuditFacts,
-): void {
-  ctx.log.info('audit', {
-    audit: true,
-    requestId: ctx.requestId,
-    subject: ctx.principal?.subject ?? null,
-    principalKind: ctx.principal?.kind ?? null,
-    clientIp: ctx.clientIp,
-    operation,
-    references: referencesOf(facts),
-    ...amountOf(facts.arg),
-    outcome: facts.outcome,
-  });
-}
-
-/** The amount asked for, in XOF (a bulk transfer: its total and item count). */
-function amountOf(arg: unknown): { amount?: number; items?: number } {
-  if (!isRecord(arg)) return {};
-  if (typeof arg.amount === 'number') return { amount: arg.amount };
-  if (Array.isArray(arg.transfers)) {
-    const amounts = arg.transfers.map((item: unknown) => (isRecord(item) && typeof item.amount === 'number' ? item.amount : 0));
-    return { amount: amounts.reduce((sum, a) => sum + a, 0), items: amounts.length };
-  }
-  return {};
-}
-
-/** The references the operation touched: its target, and what the payload names. */
-function referencesOf(facts: AuditFacts): string[] {
-  const found = new Set<string>();
-  if (facts.target) found.add(facts.target.reference);
-  if (typeof facts.arg === 'string') found.add(facts.arg);
-  const payload = facts.payload;
-  if (isRecord(payload)) {
-    if (typeof payload.reference === 'string') found.add(payload.reference);
-    for (const key of ['charge', 'transfer', 'settlement']) {
-      const inner = payload[key];
-      if (isRecord(inner) && typeof inner.reference === 'string') found.add(inner.reference);
-    }
-  }
-  return [...found];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A payout batch's approval names both people (four eyes), besides the attempt's own line. */
+export function auditApproval(ctx: Who, facts: ApprovalFacts): void {
+  auditApprovalLine(ctx, facts);
 }

@@ -40,7 +40,7 @@ import {
 import { walletForPhone } from '../upstream/phone-rules.js';
 import type { Wallet } from '../upstream/types.js';
 import { access } from './access.js';
-import { audit } from './audit.js';
+import { auditApproval } from './audit.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { WalletEnum } from './enums.js';
@@ -494,11 +494,7 @@ paymentMutation('approvePayoutBatch', {
   execute: async (request, ctx) => {
     const { batch } = await batches(ctx).approve(request.batchId, { by: ctx.principal!.subject, balance: () => balances(ctx) });
     // Four eyes: the audit trail names both people.
-    audit(ctx, 'approvePayoutBatch', {
-      arg: { creator: batch.createdBy, starter: batch.startedBy, approver: ctx.principal!.subject },
-      target: { reference: batch.id },
-      outcome: `approved: created by ${batch.createdBy}, started by ${batch.startedBy ?? '-'}, approved by ${ctx.principal!.subject}`,
-    });
+    auditApproval(ctx, { batchId: batch.id, createdBy: batch.createdBy, startedBy: batch.startedBy });
     return { reference: request.batchId };
   },
 });

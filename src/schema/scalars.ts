@@ -10,7 +10,10 @@ const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function parseDateTime(value: unknown): Date {
   if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value) || Number.isNaN(Date.parse(value))) {
-    throw scalarValueError('DateTime must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T09:30:00Z');
+    throw scalarValueError({
+      en: 'DateTime must be an ISO 8601 timestamp with a time zone, e.g. 2026-01-31T09:30:00Z',
+      fr: 'Un horodatage ISO 8601 avec fuseau horaire est attendu, par exemple 2026-01-31T09:30:00Z.',
+    });
   }
   return new Date(value);
 }
@@ -25,7 +28,10 @@ export function isCalendarDay(value: string): boolean {
 
 function parseDay(value: unknown): string {
   if (typeof value !== 'string' || !isCalendarDay(value)) {
-    throw scalarValueError('Date must be a calendar day written YYYY-MM-DD, e.g. 2026-01-31');
+    throw scalarValueError({
+      en: 'Date must be a calendar day written YYYY-MM-DD, e.g. 2026-01-31',
+      fr: 'Une date s’écrit AAAA-MM-JJ, par exemple 2026-01-31.',
+    });
   }
   return value;
 }

@@ -20,7 +20,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GraphQLError, graphql, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { frenchOf, translateGraphQLMessage } from '../../src/errors/graphql-fr.js';
+import { frenchOf, libraryText } from '../../src/errors/library-errors.js';
 import { rateLimitedError } from '../../src/limits/rate-limit-plugin.js';
 import { UpstreamBudgetExceededError } from '../../src/limits/upstream-budget.js';
 import { serviceFieldMessage } from '../../src/errors/field-messages.js';
@@ -271,7 +271,7 @@ describe('top-level errors (the catalogue)', () => {
       topLevelText('OPERATION_RESOLUTION_FAILURE', undefined).fr,
     );
     expect(raised('Must provide operation name if query contains multiple operations.', 'OPERATION_RESOLUTION_FAILURE')).toBe(
-      'Indiquez le nom de l’opération : le document en contient plusieurs.',
+      'Indiquez le nom de l’opération (operationName) : le document en contient plusieurs.',
     );
     expect(raised('Some new sentence of a later graphql-tools.', 'OPERATION_RESOLUTION_FAILURE')).toBe(
       topLevelText('OPERATION_RESOLUTION_FAILURE', undefined).fr,
@@ -320,13 +320,13 @@ describe("graphql-js's validation and variable errors", () => {
     'query ($f: Int) { charges(filter: $f) { totalCount } }',
   ];
 
-  it.each(invalidDocuments)('%s: every error has a known French sentence', (source) => {
+  it.each(invalidDocuments)('%s: every error has its catalogue entry and French', (source) => {
     const errors = validate(schema, parse(source));
     expect(errors.length).toBeGreaterThan(0);
     for (const e of errors) {
-      const fr = translateGraphQLMessage(e.message);
-      expect(fr, e.message).not.toBeNull();
-      expectBothLanguages({ where: source, en: e.message, fr: fr! });
+      const fr = frenchOf(e);
+      expect(libraryText(e), e.message).not.toBeNull();
+      expectBothLanguages({ where: source, en: e.message, fr });
     }
   });
 
@@ -337,7 +337,7 @@ describe("graphql-js's validation and variable errors", () => {
     } catch (e) {
       error = e as GraphQLError;
     }
-    expect(frenchOf(error!)).toBe('Erreur de syntaxe dans le document GraphQL.');
+    expect(frenchOf(error!)).toBe('Erreur de syntaxe dans le document GraphQL : Name attendu, mais le document s’arrête là.');
   });
 
   const query =

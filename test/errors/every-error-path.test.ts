@@ -2,7 +2,8 @@
 // WebSocket (a real graphql-ws client) against gateways in front of the sandbox,
 // arrives with its `extensions.code` and exactly the catalogue's English and French
 // (src/errors/top-level.ts; for the sentences graphql-js and yoga write, the French
-// src/errors/graphql-fr.ts gives them): never the catch-all "La requête n’a pas pu
+// of their entries in src/errors/library-errors.ts, each of which
+// test/errors/every-library-error.test.ts walks the same way): never the catch-all "La requête n’a pas pu
 // être traitée". The walk covers every code of the catalogue on both transports;
 // the few that cannot be provoked here, or not over WebSocket, are named with the
 // reason or the suite that provokes them, and the last test checks nothing is left out.
@@ -10,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GraphQLError } from 'graphql';
-import { frenchOf } from '../../src/errors/graphql-fr.js';
+import { frenchOf } from '../../src/errors/library-errors.js';
 import { TOP_LEVEL_ERRORS, topLevelText, type Text, type TopLevelCode } from '../../src/errors/top-level.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { closedPort } from '../helpers/http.js';
@@ -229,7 +230,9 @@ describe('who is calling', () => {
 
 describe('what was sent: the document and its arguments', () => {
   it('GRAPHQL_PARSE_FAILED and GRAPHQL_VALIDATION_FAILED', async () => {
-    expect((await bothWays(stack, 'GRAPHQL_PARSE_FAILED', '{ balance { ')).fr).toBe('Erreur de syntaxe dans le document GraphQL.');
+    expect((await bothWays(stack, 'GRAPHQL_PARSE_FAILED', '{ balance { ')).fr).toBe(
+      'Erreur de syntaxe dans le document GraphQL : Name attendu, mais le document s’arrête là.',
+    );
     expect((await bothWays(stack, 'GRAPHQL_VALIDATION_FAILED', '{ balanse { currency } }')).fr).toMatch(
       /^Le champ « balanse » n’existe pas/,
     );

@@ -68,7 +68,9 @@ describe('over HTTP', () => {
       'Le champ « balanse » n’existe pas sur le type « Query ». Vouliez-vous dire « balance » ?',
     );
     const broken = await asStaff('{ balance { ');
-    expect(onlyError(broken.body.errors, broken.raw).extensions.messageFr).toBe('Erreur de syntaxe dans le document GraphQL.');
+    expect(onlyError(broken.body.errors, broken.raw).extensions.messageFr).toBe(
+      'Erreur de syntaxe dans le document GraphQL : Name attendu, mais le document s’arrête là.',
+    );
   });
 
   it('FORBIDDEN, with the scope named in both languages', async () => {
@@ -162,7 +164,9 @@ describe('over WebSocket (graphql-ws)', () => {
       () => null,
       (error: unknown) => error as GraphQLErrorShape[],
     );
-    expect(failure?.[0]?.extensions?.messageFr).toBe('Erreur de syntaxe dans le document GraphQL.');
+    expect(failure?.[0]?.extensions?.messageFr).toBe(
+      'Erreur de syntaxe dans le document GraphQL : Name attendu, mais le document s’arrête là.',
+    );
   });
 
   it('a refused operation (FORBIDDEN) carries its French', async () => {
