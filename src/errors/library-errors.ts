@@ -16,6 +16,7 @@
 // test/errors/library-errors.test.ts makes graphql-js write every rule's sentences and checks each meets the entry
 // of that rule, so an upgrade that rewords one fails a test rather than reaching a client in the catch-all.
 import type { GraphQLError } from 'graphql';
+import { compileTemplate, fillTemplate, readTemplate, type CompiledTemplate } from './sentence-templates.js';
 import { ScalarValueError, isTopLevelCode, onlyTextOf, topLevelText, type Text, type TopLevelCode } from './top-level.js';
 
 type Params = Readonly<Record<string, string>>;
@@ -735,27 +736,8 @@ function unexpected(token: string): string {
 
 // ---- reading a sentence --------------------------------------------------
 
-interface Compiled {
-  key: string;
-  entry: LibraryEntry;
-  pattern: RegExp;
-  names: string[];
-}
-
-/** A template as a pattern: its text literally, each `{name}` as a group (the shortest that lets the rest match). */
-function compile(key: string, entry: LibraryEntry): Compiled {
-  const names: string[] = [];
-  const source = entry.en
-    .split(/(\{\w+\})/)
-    .map((part) => {
-      const hole = /^\{(\w+)\}$/.exec(part);
-      if (!hole) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(hole[1]!);
-      return '([\\s\\S]*?)';
-    })
-    .join('');
-  return { key, entry, pattern: new RegExp(`^${source}$`), names };
-}
+type Compiled = CompiledTemplate<LibraryEntry>;
+const compile = compileTemplate<LibraryEntry>;
 
 const compileAll = (table: Record<string, LibraryEntry>) => Object.entries(table).map(([key, entry]) => compile(key, entry));
 const MESSAGES = compileAll(LIBRARY_ERRORS);
@@ -787,10 +769,10 @@ export interface LibraryMatch {
 
 /** The entry a sentence meets among `table`, with its French; `structuredDetail`: a detail's French known otherwise. */
 function read(sentence: string, table: readonly Compiled[], structuredDetail?: string): LibraryMatch | null {
-  for (const { key, entry, pattern, names } of table) {
-    const m = pattern.exec(sentence);
-    if (!m) continue;
-    const params: Record<string, string> = Object.fromEntries(names.map((name, i) => [name, m[i + 1]!]));
+  for (const template of table) {
+    const { key, entry } = template;
+    const params = readTemplate(sentence, template);
+    if (!params) continue;
     if (params.detail !== undefined) {
       const detail = structuredDetail ?? read(params.detail, DETAILS)?.fr;
       if (detail === undefined) continue;
@@ -830,7 +812,7 @@ export function libraryText(error: Pick<GraphQLError, 'message' | 'originalError
 /** The English and French of entry `key` with `params` (the test renders every entry this way). */
 export function renderLibraryEntry(key: string, params: Params): Text {
   const entry = (LIBRARY_ERRORS as Record<string, LibraryEntry>)[key]!;
-  return { en: entry.en.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? ''), fr: entry.fr(params) };
+  return { en: fillTemplate(entry.en, params), fr: entry.fr(params) };
 }
 
 /** The French of a value detail or conflict reason (for tests that build a framed sentence). */

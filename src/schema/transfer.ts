@@ -22,6 +22,7 @@ import {
   walletNamedIn,
   type PaymentError,
 } from '../errors/payment-errors.js';
+import { NOT_SENT_BULK_ITEM } from '../errors/field-messages.js';
 import { PaymentErrorInterface } from './error-types.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { loadNodes } from './nodes.js';
@@ -316,9 +317,7 @@ function notSentFailure(item: CreateTransferInput, index: number): BulkTransferF
       extId: item.extId ?? null,
     },
     index,
-    nonFieldErrors: [
-      'Not sent: the payment service has no record of this payout (it was rejected, or never arrived). Send it again in a new bulk transfer, with a new idempotency key.',
-    ],
+    nonFieldErrors: [NOT_SENT_BULK_ITEM.en],
     fieldErrors: [],
   };
 }

@@ -23,7 +23,7 @@ import { describe, expect, it } from 'vitest';
 import { frenchOf, libraryText } from '../../src/errors/library-errors.js';
 import { rateLimitedError } from '../../src/limits/rate-limit-plugin.js';
 import { UpstreamBudgetExceededError } from '../../src/limits/upstream-budget.js';
-import { serviceFieldMessage } from '../../src/errors/field-messages.js';
+import { NOT_SENT_BULK_ITEM, serviceFieldMessage } from '../../src/errors/field-messages.js';
 import { OPERATOR_NAMES, phoneRuleText } from '../../src/errors/operators.js';
 import {
   BatchSizeLimitExceededError,
@@ -123,6 +123,12 @@ const SERVICE_FIELD_MESSAGES = [
   'Invalid data. Expected a dictionary, but got list.',
   'Expected a list of items but got type "string".',
   'Must be 1 to 255 characters.',
+  'This field may not be null.',
+  'A valid number is required.',
+  'Ensure this field has no more than 64 characters',
+  'The payment service rejected the input.',
+  'The payment service rejected this item.',
+  NOT_SENT_BULK_ITEM.en,
   'Something the service says that we have never seen.',
 ];
 
@@ -215,6 +221,10 @@ describe('typed errors (union members)', () => {
       en: 'This number cannot receive a transfer from the OPB Money Burkina Faso wallet.',
       fr: 'Ce numéro ne peut pas recevoir de transfert depuis le portefeuille OPB Money Burkina Faso.',
     });
+    expect(serviceFieldMessage('Ensure this value is greater than or equal to 100').fr).toBe(
+      'Cette valeur doit être supérieure ou égale à 100.',
+    );
+    expect(serviceFieldMessage(NOT_SENT_BULK_ITEM.en)).toEqual(NOT_SENT_BULK_ITEM);
   });
 
   it('names every operator in both languages, with the phone rules translated', () => {
