@@ -44,7 +44,10 @@ const SERVICE_SENTENCES: Record<string, ServiceSentence> = {
   },
   OperatorNumber: {
     en: 'Enter a valid {operator} number: {rule}',
-    fr: (p) => `Saisissez un numéro ${p.operator} valide : ${phoneRuleFr(p.rule!)}.`,
+    fr: (p) => {
+      const rule = phoneRuleFr(p.rule!);
+      return rule ? `Saisissez un numéro ${p.operator} valide : ${rule}.` : `Saisissez un numéro ${p.operator} valide.`;
+    },
   },
   AtLeast: { en: 'Ensure this value is greater than or equal to {n}', fr: (p) => `Cette valeur doit être supérieure ou égale à ${p.n}.` },
   AtMost: { en: 'Ensure this value is less than or equal to {n}', fr: (p) => `Cette valeur doit être inférieure ou égale à ${p.n}.` },

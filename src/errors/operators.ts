@@ -7,7 +7,7 @@
 // (`opb_money_bf`). So the names below keep that pattern in a readable form
 // ("OPB Money Burkina Faso"). A deployment that knows its operators' brand
 // names changes them here, in this one table, and every message follows.
-import { PHONE_RULES } from '../upstream/phone-rules.js';
+import { PHONE_RULES, type PhoneShape } from '../upstream/phone-rules.js';
 import type { Provider, Wallet } from '../upstream/types.js';
 
 export interface HumanName {
@@ -28,15 +28,28 @@ export function operatorName(provider: Provider | Wallet): HumanName {
   return OPERATOR_NAMES[provider];
 }
 
-/**
- * What a valid number of this operator looks like, in both languages. The
- * English comes from the phone rules themselves (src/upstream/phone-rules.ts);
- * the French is written from the same words, so both always name the same
- * prefixes.
- */
+/** What a valid number of this operator looks like, in both languages, both written from the rule's shape. */
 export function phoneRuleText(provider: Provider): HumanName {
-  const en = PHONE_RULES[provider].description;
-  return { en, fr: phoneRuleFr(en) };
+  const { description, shape } = PHONE_RULES[provider];
+  return { en: description, fr: shapeFr(shape) };
+}
+
+const listFr = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} ou ${items.at(-1)}` : items[0]!);
+
+function shapeFr(shape: PhoneShape): string {
+  const starts = shape.after01
+    ? `01 puis ${shape.prefixes.join(', ')}`
+    : shape.anyBurkinaMobile
+      ? listFr(shape.prefixes)
+      : shape.prefixes.join(', ');
+  const rule = `${shape.digits} chiffres commençant par ${starts}`;
+  return shape.anyBurkinaMobile ? `un numéro mobile du Burkina Faso : ${rule}` : rule;
+}
+
+/** The French of a rule the service states in English (its wording is ours, describeShape's), or null if it is not one. */
+export function phoneRuleFr(en: string): string | null {
+  const provider = (Object.keys(PHONE_RULES) as Provider[]).find((p) => PHONE_RULES[p].description === en);
+  return provider ? phoneRuleText(provider).fr : null;
 }
 
 /** A Burkina Faso mobile number, in both languages (the rule of opd_bf transfers). */
@@ -44,15 +57,3 @@ export const BF_MOBILE_TEXT: HumanName = {
   en: 'a Burkina Faso mobile number',
   fr: 'un numéro mobile du Burkina Faso',
 };
-
-const PHONE_RULE_WORDS: Array<[RegExp, string]> = [
-  [/^a Burkina Faso mobile number: /, 'un numéro mobile du Burkina Faso : '],
-  [/(\d+) digits starting with 01 then /, '$1 chiffres commençant par 01 puis '],
-  [/(\d+) digits starting with /, '$1 chiffres commençant par '],
-  [/ or (\d)/g, ' ou $1'],
-];
-
-/** A phone rule's English wording ("8 digits starting with 70, 71"), in French. */
-export function phoneRuleFr(en: string): string {
-  return PHONE_RULE_WORDS.reduce((text, [pattern, fr]) => text.replace(pattern, fr), en);
-}

@@ -18,22 +18,49 @@ const BF_MOBILE = /^[0567]\d{7}$/;
 const OPE_BJ_PREFIXES = ['51', '52', '53', '54', '61', '62', '66', '67', '69', '90', '91', '96', '97'];
 const OPF_BJ_PREFIXES = ['55', '58', '60', '63', '64', '65', '68', '94', '95', '98', '99'];
 
+/** What a rule's numbers look like, as data: messages in any language are written from it (src/errors/operators.ts). */
+export interface PhoneShape {
+  digits: number;
+  /** What the number starts with, each one allowed; after `01` for Benin's ten-digit numbers. */
+  prefixes: readonly string[];
+  after01?: boolean;
+  /** Any Burkina Faso mobile number (the prefixes are its first digits). */
+  anyBurkinaMobile?: boolean;
+}
+
 export interface PhoneRule {
-  /** Human description, used in validation messages. */
+  shape: PhoneShape;
+  /** Human description in English, used in the service's (and the sandbox's) validation messages. */
   description: string;
   test(phone: string): boolean;
 }
+
+const list = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items[0]!);
+
+/** A shape in the service's English: "8 digits starting with 70, 71", "10 digits starting with 01 then 51, 52". */
+export function describeShape(shape: PhoneShape): string {
+  const starts = shape.after01
+    ? `01 then ${shape.prefixes.join(', ')}`
+    : shape.anyBurkinaMobile
+      ? list(shape.prefixes)
+      : shape.prefixes.join(', ');
+  const rule = `${shape.digits} digits starting with ${starts}`;
+  return shape.anyBurkinaMobile ? `a Burkina Faso mobile number: ${rule}` : rule;
+}
+
+const rule = (shape: PhoneShape, test: (phone: string) => boolean): PhoneRule => ({ shape, description: describeShape(shape), test });
+const BF_MOBILE_SHAPE: PhoneShape = { digits: 8, prefixes: ['0', '5', '6', '7'], anyBurkinaMobile: true };
 
 const eightDigits = (prefixes: string[]) => (phone: string) => /^\d{8}$/.test(phone) && prefixes.includes(phone.slice(0, 2));
 const benin = (prefixes: string[]) => (phone: string) => /^01\d{8}$/.test(phone) && prefixes.includes(phone.slice(2, 4));
 
 export const PHONE_RULES: Record<Provider, PhoneRule> = {
-  opa_bf: { description: `8 digits starting with ${OPA_BF_PREFIXES.join(', ')}`, test: eightDigits(OPA_BF_PREFIXES) },
-  opb_bf: { description: `8 digits starting with ${OPB_BF_PREFIXES.join(', ')}`, test: eightDigits(OPB_BF_PREFIXES) },
-  opc_bf: { description: 'a Burkina Faso mobile number: 8 digits starting with 0, 5, 6 or 7', test: (p) => BF_MOBILE.test(p) },
-  opd_bf: { description: 'a Burkina Faso mobile number: 8 digits starting with 0, 5, 6 or 7', test: (p) => BF_MOBILE.test(p) },
-  ope_bj: { description: `10 digits starting with 01 then ${OPE_BJ_PREFIXES.join(', ')}`, test: benin(OPE_BJ_PREFIXES) },
-  opf_bj: { description: `10 digits starting with 01 then ${OPF_BJ_PREFIXES.join(', ')}`, test: benin(OPF_BJ_PREFIXES) },
+  opa_bf: rule({ digits: 8, prefixes: OPA_BF_PREFIXES }, eightDigits(OPA_BF_PREFIXES)),
+  opb_bf: rule({ digits: 8, prefixes: OPB_BF_PREFIXES }, eightDigits(OPB_BF_PREFIXES)),
+  opc_bf: rule(BF_MOBILE_SHAPE, (p) => BF_MOBILE.test(p)),
+  opd_bf: rule(BF_MOBILE_SHAPE, (p) => BF_MOBILE.test(p)),
+  ope_bj: rule({ digits: 10, prefixes: OPE_BJ_PREFIXES, after01: true }, benin(OPE_BJ_PREFIXES)),
+  opf_bj: rule({ digits: 10, prefixes: OPF_BJ_PREFIXES, after01: true }, benin(OPF_BJ_PREFIXES)),
 };
 
 export function isValidPhoneFor(provider: Provider, phone: string): boolean {
