@@ -34,9 +34,6 @@ beforeAll(async () => {
     // A hanging attempt ends after 1 s (default 15 s: test/outbound-webhooks/settings.test.ts), so a dead replica's
     // events are taken over after 6 s (the timeout + 5 s).
     WEBHOOK_DELIVERY_TIMEOUT_MS: '1000',
-    // A refused attempt is retried after 1 s (default 5 s, ±20%: test/outbound-webhooks/outages.test.ts follows the
-    // default schedule): what this file shows is which replica delivers and how often, not when.
-    WEBHOOK_RETRY_SCHEDULE: '1s',
   };
   const setup = { sandboxUrl: sandbox.url, apiKey: testKey('outbound-replicas'), jwtSecret, namespace, env };
   replicas = await Promise.all([startChildReplica(setup), startChildReplica(setup)]);
