@@ -23,7 +23,6 @@ beforeAll(async () => {
   redis = await startRedisServer({ persistence: 'aof' });
   sandbox = await startTestSandbox({ delays: { transferMs: 20 } });
   stack = await startStack({
-    inProcess: true,
     sharedSandbox: sandbox,
     apiKey,
     env: {
