@@ -25,6 +25,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { loadTrustedDocuments } from '../../src/execution/trusted-documents.js';
 import { apolloClient, documentHashOf, urqlClient } from '../client/clients.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
+import { post } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -36,13 +37,10 @@ interface HttpAnswer {
   body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
 }
 
-async function post(stack: TestStack, body: Record<string, unknown>): Promise<HttpAnswer> {
-  const res = await fetch(stack.gateway.graphqlUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.staffToken}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as HttpAnswer['body'] };
+/** A GraphQL request over HTTP with the staff token: its status and parsed body. */
+async function postAsStaff(stack: TestStack, body: Record<string, unknown>): Promise<HttpAnswer> {
+  const res = await post(stack.gateway.graphqlUrl, body, { authorization: `Bearer ${stack.staffToken}` });
+  return { status: res.status, body: JSON.parse(res.raw) as HttpAnswer['body'] };
 }
 
 /** One operation over a real graphql-ws connection: every result until it completes. */
@@ -103,7 +101,7 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
     const text = manifest[documentHashOf(ChargesDocument) as keyof typeof manifest];
     const variables = { first: 5 };
 
-    const http = await post(stack, { query: text, variables });
+    const http = await postAsStaff(stack, { query: text, variables });
     expect(http.status).toBe(400);
     expect(codesOf(http.body)).toEqual(['TRUSTED_DOCUMENT_REQUIRED']);
     expect(http.body.errors?.[0]?.message).toMatch(/trusted documents only.*sha256Hash/);
@@ -115,13 +113,13 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
 
     expect(chargeListCalls()).toBe(0);
     // The same document by hash does reach it: the count above could have moved.
-    const byHash = await post(stack, { variables, extensions: persisted(documentHashOf(ChargesDocument)) });
+    const byHash = await postAsStaff(stack, { variables, extensions: persisted(documentHashOf(ChargesDocument)) });
     expect(byHash.body.errors).toBeUndefined();
     expect(chargeListCalls()).toBeGreaterThan(0);
   });
 
   it('runs a manifest document sent by hash, over HTTP and WebSocket', async () => {
-    const http = await post(stack, { extensions: persisted(BALANCE) });
+    const http = await postAsStaff(stack, { extensions: persisted(BALANCE) });
     expect(http.status).toBe(200);
     expect(http.body.errors).toBeUndefined();
     expect(http.body.data).toMatchObject({ balance: { currency: 'XOF' } });
@@ -142,7 +140,7 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
     const refused = await sse({ query: text, variables: { reference: 'ch_0' } });
     expect(await refused.text()).toContain('TRUSTED_DOCUMENT_REQUIRED');
 
-    const created = await post(stack, {
+    const created = await postAsStaff(stack, {
       variables: { input: { amount: 1300, phone: '76000000', provider: 'OPA_BF', idempotencyKey: randomUUID() } },
       extensions: persisted(documentHashOf(CreateChargeDocument)),
     });
@@ -171,7 +169,7 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
   });
 
   it('runs a merchant’s own document from TRUSTED_DOCUMENTS_MANIFEST by hash', async () => {
-    const http = await post(stack, { extensions: persisted(sha256(MERCHANT_DOCUMENT)) });
+    const http = await postAsStaff(stack, { extensions: persisted(sha256(MERCHANT_DOCUMENT)) });
     expect(http.body.errors).toBeUndefined();
     expect((http.body.data as { balance: { wallets: unknown[] } }).balance.wallets).toHaveLength(5);
   });
@@ -179,12 +177,12 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
   it('runs a document sent by hash from its parsed form, each time, and still applies every validation limit to it', async () => {
     // The parsed document is kept from the start (loadTrustedDocuments): the first and the next runs answer alike.
     for (let run = 0; run < 2; run++) {
-      const http = await post(stack, { extensions: persisted(sha256(MERCHANT_DOCUMENT)) });
+      const http = await postAsStaff(stack, { extensions: persisted(sha256(MERCHANT_DOCUMENT)) });
       expect(http.body.errors).toBeUndefined();
       expect(http.body.data).toMatchObject({ balance: { wallets: expect.any(Array) } });
     }
     for (let run = 0; run < 2; run++) {
-      const refused = await post(stack, { extensions: persisted(sha256(OVER_ALIASES)) });
+      const refused = await postAsStaff(stack, { extensions: persisted(sha256(OVER_ALIASES)) });
       expect(refused.body.data).toBeUndefined();
       expect(refused.body.errors?.map((e) => e.message)).toEqual([expect.stringMatching(/aliases limit/i)]);
     }
@@ -192,7 +190,7 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
 
   it('refuses an unknown hash with a final code (clients do not retry it with the text)', async () => {
     const unknown = sha256('query Nope { balance { currency } }');
-    const http = await post(stack, { extensions: persisted(unknown) });
+    const http = await postAsStaff(stack, { extensions: persisted(unknown) });
     expect(http.status).toBe(400);
     expect(codesOf(http.body)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
 
@@ -200,12 +198,12 @@ describe('TRUSTED_DOCUMENTS=enforce', () => {
     expect(codesOf(overWs[0]!)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
 
     // An unknown hash with a text is still a text: refused.
-    const withText = await post(stack, { query: '{ balance { currency } }', extensions: persisted(unknown) });
+    const withText = await postAsStaff(stack, { query: '{ balance { currency } }', extensions: persisted(unknown) });
     expect(codesOf(withText.body)).toEqual(['TRUSTED_DOCUMENT_REQUIRED']);
   });
 
   it('runs the manifest’s document when a known hash comes with another text', async () => {
-    const http = await post(stack, { query: '{ __typename }', extensions: persisted(BALANCE) });
+    const http = await postAsStaff(stack, { query: '{ __typename }', extensions: persisted(BALANCE) });
     expect(http.body.data).toMatchObject({ balance: { currency: 'XOF' } });
     const overWs = await overWebSocket(ws, { query: '{ __typename }', extensions: persisted(BALANCE) });
     expect(overWs[0]?.data).toMatchObject({ balance: { currency: 'XOF' } });
@@ -299,9 +297,9 @@ describe('TRUSTED_DOCUMENTS=allow', () => {
   });
 
   it('runs both a text and a manifest hash, over HTTP and WebSocket', async () => {
-    const text = await post(stack, { query: '{ balance { currency } }' });
+    const text = await postAsStaff(stack, { query: '{ balance { currency } }' });
     expect(text.body).toEqual({ data: { balance: { currency: 'XOF' } } });
-    const byHash = await post(stack, { extensions: persisted(BALANCE) });
+    const byHash = await postAsStaff(stack, { extensions: persisted(BALANCE) });
     expect(byHash.body.data).toMatchObject({ balance: { currency: 'XOF' } });
 
     expect(await overWebSocket(ws, { query: '{ balance { currency } }' })).toEqual([{ data: { balance: { currency: 'XOF' } } }]);
@@ -311,7 +309,7 @@ describe('TRUSTED_DOCUMENTS=allow', () => {
 
   it('answers an unknown hash with PERSISTED_QUERY_NOT_FOUND, on which Apollo sends the text and it runs', async () => {
     const adHoc = 'query AdHoc { balance { currency } }';
-    const http = await post(stack, { extensions: persisted(sha256(adHoc)) });
+    const http = await postAsStaff(stack, { extensions: persisted(sha256(adHoc)) });
     expect(codesOf(http.body)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
 
     // Automatic persisted queries: hash first, then hash and text.

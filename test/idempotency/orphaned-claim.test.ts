@@ -15,7 +15,7 @@ import { postGraphQL, testKey } from '../helpers/gateway.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
-import { killHard, startChildReplica, stopChildReplicas, type ChildReplica } from '../payout-batches/child-replicas.js';
+import { killHard, startChildReplica, stopChildReplicas, type ChildReplica } from '../helpers/child-replica.js';
 
 const PAYMENT_TIMEOUT_MS = 15_000; // the default
 const Transfer = graphql(`

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { TestStack } from '../helpers/gateway.js';
-import { post, quietStack } from '../security/support.js';
+import { postDocument, quietStack } from '../security/support.js';
 
 const DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: '',
@@ -30,7 +30,7 @@ afterAll(async () => stack?.close());
 
 const charge = async (phone = '76000000', provider = 'OPA_BF') => {
   const input = { amount: 1_000, phone, provider, idempotencyKey: randomUUID() };
-  const res = await post(stack, { query: CREATE_CHARGE, variables: { input } });
+  const res = await postDocument(stack, { query: CREATE_CHARGE, variables: { input } });
   return res.body.data?.createCharge as { __typename: string; reference: string; clientToken: string };
 };
 
@@ -54,7 +54,7 @@ it('still holds one client address to 30 money moves a minute', async () => {
   const own = await charge('58000000', 'OPC_BF');
   const outcomes: string[] = [];
   for (let i = 0; i < 31; i++) {
-    const res = await post(
+    const res = await postDocument(
       stack,
       { query: SUBMIT_OTP, variables: { input: { chargeReference: own.reference, otp: '000000' } } },
       { authorization: `Bearer ${own.clientToken}` },

@@ -10,40 +10,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
+import { startChildReplica, type ChildReplica } from '../helpers/child-replica.js';
 import { testKey } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
 import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
-import { postServiceWebhook, startReplica, type Replica } from './replica-support.js';
+import { postServiceWebhook } from './replica-support.js';
 
 const namespace = uniqueNamespace('outbound-replicas');
 const jwtSecret = randomBytes(32).toString('hex');
 const webhookSecret = randomBytes(16).toString('hex');
 let sandbox: Sandbox;
-let replicas: Replica[] = [];
+let replicas: ChildReplica[] = [];
 let receiver: Receiver;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
   const env = {
-    PAYMENT_BASE_URL: sandbox.url,
-    PAYMENT_API_KEY: testKey('outbound-replicas'),
-    AUTH_JWT_SECRET: jwtSecret,
     WEBHOOK_SECRET: webhookSecret,
     WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
-    REDIS_URL,
-    TEST_REDIS_NAMESPACE: namespace,
     SUBSCRIPTION_POLL_MS: '0',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // A hanging attempt ends after 1 s (default 15 s: test/outbound-webhooks/settings.test.ts), so a dead replica's
     // events are taken over after 6 s (the timeout + 5 s).
     WEBHOOK_DELIVERY_TIMEOUT_MS: '1000',
-    RATE_LIMIT_PER_MINUTE: '100000',
   };
-  replicas = await Promise.all([startReplica(env), startReplica(env)]);
+  const setup = { sandboxUrl: sandbox.url, apiKey: testKey('outbound-replicas'), jwtSecret, namespace, env };
+  replicas = await Promise.all([startChildReplica(setup), startChildReplica(setup)]);
   receiver = await startReceiver();
   const token = (await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'test', ttlSeconds: 600 })).token;
-  const res = await request(replicas[0]!.graphqlUrl, {
+  const res = await request(replicas[0]!.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiver.url, idempotencyKey: randomUUID() } } }),
@@ -114,7 +110,7 @@ describe('two replicas', () => {
     await Promise.all(Array.from({ length: 60 }, (_, i) => postServiceWebhook(replicas[i % 2]!.webhookUrl, webhookSecret, i, tag)));
     // Both replicas have attempts in flight (at most 10 each per endpoint): kill one of them now.
     await waitFor(() => byEvent(tag).size >= 12, 'attempts in flight', 10_000, 20);
-    const [victim, survivor] = replicas as [Replica, Replica];
+    const [victim, survivor] = replicas as [ChildReplica, ChildReplica];
     victim.child.kill('SIGKILL');
     await new Promise((resolve) => victim.child.once('exit', resolve));
     receiver.behaviour = 200;

@@ -7,7 +7,7 @@ import { AddItems, ApproveBatch, BatchView, CreateBatch, StartBatch, item } from
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack({ sandbox: { delays: { transferMs: 20 } }, env: { PAYOUT_BATCH_APPROVAL: 'required' } });
+  stack = await startStack({ inProcess: true, sandbox: { delays: { transferMs: 20 } }, env: { PAYOUT_BATCH_APPROVAL: 'required' } });
 });
 afterAll(() => stack?.close());
 

@@ -23,6 +23,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ delays: { transferMs: 20 } });
   proxy = await startFaultProxy(sandbox.url);
   stack = await startStack({
+    inProcess: true,
     sharedSandbox: sandbox,
     apiKey,
     env: { PAYMENT_BASE_URL: proxy.url, PAYOUT_BATCH_SETTLE_MS: '300', PAYOUT_BATCH_FOLLOW_POLL_MS: '200' },

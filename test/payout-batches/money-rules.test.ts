@@ -57,6 +57,7 @@ describe('wrong recipient', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startStack({
+      inProcess: true,
       sharedSandbox: sandbox,
       apiKey,
       redisNamespace: `${namespace}-wr`,
@@ -95,6 +96,7 @@ describe('cancel while a chunk is on its way', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startStack({
+      inProcess: true,
       sharedSandbox: sandbox,
       apiKey,
       redisNamespace: `${namespace}-cancel`,

@@ -13,7 +13,7 @@ import { postGraphQL, testKey } from '../helpers/gateway.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
-import { killHard, startChildReplica, stopChildReplicas, type ChildReplica } from './child-replicas.js';
+import { killHard, startChildReplica, stopChildReplicas, type ChildReplica } from '../helpers/child-replica.js';
 import { AddItems, BatchView, CreateBatch, StartBatch, item } from './documents.js';
 
 const LEASE_MS = 10_000; // PAYOUT_BATCH_LEASE_MS's default

@@ -12,39 +12,31 @@ import { postGraphQL, testKey } from '../helpers/gateway.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
-import { startChildReplica, stopChildReplicas, type ChildReplica } from './child-replicas.js';
+import { startChildReplica, stopChildReplicas, type ChildReplica } from '../helpers/child-replica.js';
 import { AddItems, BatchView, CreateBatch, StartBatch, item } from './documents.js';
 
 const namespace = uniqueNamespace('payout-takeover');
 const jwtSecret = randomBytes(32).toString('hex');
 const apiKey = testKey('takeover');
 
-let sandbox: Sandbox;
-const replicas: ChildReplica[] = [];
+// Short times so the takeover happens within the test: the lease, a chunk's pending claim, the settle window.
+// (takeover-defaults.test.ts runs one with every setting at its default.)
+const SHORT_TIMES = {
+  PAYOUT_BATCH_LEASE_MS: '1000',
+  PAYMENT_TIMEOUT_MS: '1500',
+  IDEMPOTENCY_PENDING_TTL_MS: '2000',
+  PAYOUT_BATCH_SETTLE_MS: '1000',
+  PAYOUT_BATCH_FOLLOW_POLL_MS: '300',
+};
 
-async function startReplica(): Promise<ChildReplica> {
-  const replica = await startChildReplica({
-    sandboxUrl: sandbox.url,
-    apiKey,
-    jwtSecret,
-    namespace,
-    env: {
-      // Short times so the takeover happens within the test: the lease, a chunk's pending claim, the settle window.
-      // (takeover-defaults.test.ts runs one with every setting at its default.)
-      PAYOUT_BATCH_LEASE_MS: '1000',
-      PAYMENT_TIMEOUT_MS: '1500',
-      IDEMPOTENCY_PENDING_TTL_MS: '2000',
-      PAYOUT_BATCH_SETTLE_MS: '1000',
-      PAYOUT_BATCH_FOLLOW_POLL_MS: '300',
-    },
-  });
-  replicas.push(replica);
-  return replica;
-}
+let sandbox: Sandbox;
+let replicas: ChildReplica[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ delays: { transferMs: 50 } });
-  await Promise.all([startReplica(), startReplica()]);
+  replicas = await Promise.all(
+    [0, 1].map(() => startChildReplica({ sandboxUrl: sandbox.url, apiKey, jwtSecret, namespace, env: SHORT_TIMES })),
+  );
 }, 60_000);
 afterAll(async () => {
   await stopChildReplicas(replicas);

@@ -53,6 +53,3 @@ export const codes = (r: RawResult): unknown[] => (r.body.errors ?? []).map((e) 
 export const TRANSFER_INPUT = (key: string, phone = '70000000') => `{ amount: 500, recipientPhone: "${phone}", idempotencyKey: "${key}" }`;
 
 export const TRANSFER_SELECTION = '{ __typename ... on CreateTransferPayload { transfer { reference } } ... on PaymentError { code } }';
-
-/** The former name of postDocument, for test/limits/principal-budgets.test.ts until its branch merges. */
-export const post = postDocument;

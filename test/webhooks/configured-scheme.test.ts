@@ -4,20 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../../src/webhooks/signature.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
+import { post } from '../helpers/http.js';
 
 const stacks: TestStack[] = [];
 afterAll(async () => {
   for (const stack of stacks) await stack.close();
 });
 
-async function post(stack: TestStack, body: string, signature: string) {
-  const res = await fetch(stack.gateway.webhookUrl!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-webhook-hash': signature },
-    body,
-  });
-  return res.status;
-}
+/** The status of a webhook delivery with this signature. */
+const deliver = async (stack: TestStack, body: string, signature: string) =>
+  (await post(stack.gateway.webhookUrl!, body, { 'x-webhook-hash': signature })).status;
 
 describe.each(['hmac-sha256-hex', 'sha256-base64'] as const)('WEBHOOK_SIGNATURE_SCHEME=%s', (scheme) => {
   const other = scheme === 'hmac-sha256-hex' ? 'sha256-base64' : 'hmac-sha256-hex';
@@ -29,7 +25,7 @@ describe.each(['hmac-sha256-hex', 'sha256-base64'] as const)('WEBHOOK_SIGNATURE_
 
   it(`accepts ${scheme} and refuses ${other}, both signed with the right secret`, async () => {
     const body = (id: string) => JSON.stringify({ event: 'charge.success', data: { reference: `ch_${id}`, id } });
-    expect(await post(stack, body('a'), signBody(body('a'), stack.webhookSecret, other))).toBe(400);
-    expect(await post(stack, body('b'), signBody(body('b'), stack.webhookSecret, scheme))).toBe(200);
+    expect(await deliver(stack, body('a'), signBody(body('a'), stack.webhookSecret, other))).toBe(400);
+    expect(await deliver(stack, body('b'), signBody(body('b'), stack.webhookSecret, scheme))).toBe(200);
   });
 });

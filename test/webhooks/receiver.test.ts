@@ -1,13 +1,15 @@
-// The webhook handler mounted on a real node:http server, driven with fetch (undici).
+// The webhook handler mounted on a real node:http server, driven over real sockets (undici).
 import { createHash } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { acceptIntoLog, createWebhookHandler, type WebhookHandlerDeps } from '../../src/webhooks/receiver.js';
 import { signBody } from '../../src/webhooks/signature.js';
+import { post, type Posted } from '../helpers/http.js';
 
 const SECRET = 'whsec_receiver_test_5f1c9a';
 const NOW = new Date('2025-01-02T03:04:05.678Z');
@@ -72,19 +74,23 @@ afterEach(async () => {
 interface Reply {
   status: number;
   json: Record<string, unknown>;
-  headers: Headers;
+  headers: Posted['headers'];
 }
 
-async function post(body: Buffer | string, headers: Record<string, string> = {}, method = 'POST'): Promise<Reply> {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    // Uint8Array: the DOM typings of fetch do not list Buffer as a body.
-    ...(method === 'GET' ? {} : { body: typeof body === 'string' ? body : new Uint8Array(body) }),
-  });
-  const text = await res.text();
-  responseTexts.push(text);
-  return { status: res.status, json: JSON.parse(text) as Record<string, unknown>, headers: res.headers };
+/** What the handler answered; its text is kept for expectNothingLeaked. */
+function reply({ status, headers, raw }: Posted): Reply {
+  responseTexts.push(raw);
+  return { status, json: JSON.parse(raw) as Record<string, unknown>, headers };
+}
+
+/** A delivery to the handler, through the suites' POST (test/helpers/http.ts). */
+const deliver = async (body: Buffer | string, headers: Record<string, string> = {}): Promise<Reply> =>
+  reply(await post(url, body, headers));
+
+/** The webhook URL asked with GET, which is no delivery. */
+async function get(): Promise<Reply> {
+  const res = await request(url, { method: 'GET', headers: { 'content-type': 'application/json' } });
+  return reply({ status: res.statusCode, headers: res.headers, raw: await res.body.text() });
 }
 
 function signed(body: Buffer | string, scheme: 'hmac-sha256-hex' | 'sha256-base64' = 'hmac-sha256-hex') {
@@ -98,10 +104,10 @@ describe('webhook receiver', () => {
       event: 'checkout.success',
       data: { reference: 'chk_abc', amount: 1500, status: 'success' },
     });
-    const r = await post(body, signed(body));
+    const r = await deliver(body, signed(body));
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ ok: true, duplicate: false, id: 'evt_001', eventId: expect.stringMatching(/^evt_/) });
-    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
     expect(await published()).toEqual([
       {
         id: 'evt_001',
@@ -118,7 +124,7 @@ describe('webhook receiver', () => {
 
   it('accepts the sha256-base64 scheme too (scheme auto), with a charset parameter', async () => {
     const body = '{"event":"checkout.pending","data":{"reference":"chk_b64"}}';
-    const r = await post(body, { ...signed(body, 'sha256-base64'), 'content-type': 'Application/JSON; charset=UTF-8' });
+    const r = await deliver(body, { ...signed(body, 'sha256-base64'), 'content-type': 'Application/JSON; charset=UTF-8' });
     expect(r.status).toBe(200);
     expect(await published()).toHaveLength(1);
     expect((await published())[0]!.id).toBe(createHash('sha256').update(body).digest('hex'));
@@ -134,7 +140,7 @@ describe('webhook receiver', () => {
     const marker = `UNVERIFIED_${Math.random().toString(36).slice(2)}`;
     const body = JSON.stringify({ event: 'checkout.success', data: { reference: marker } });
     const before = logLines.length;
-    const r = await post(body, headersFor(body));
+    const r = await deliver(body, headersFor(body));
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ ok: false, error: 'invalid_signature' });
     expect(await published()).toEqual([]);
@@ -146,7 +152,7 @@ describe('webhook receiver', () => {
   it.each([['[1]'], ['"x"'], ['null'], ['not json'], ['42'], [''], ['{"a":1'], ['{"event":"x"}{"event":"y"}']])(
     'answers 400 to the validly signed non-object body %j',
     async (body) => {
-      const r = await post(body, signed(body));
+      const r = await deliver(body, signed(body));
       expect(r.status).toBe(400);
       expect(r.json).toEqual({ ok: false, error: 'invalid_payload' });
       expect(await published()).toEqual([]);
@@ -155,14 +161,14 @@ describe('webhook receiver', () => {
 
   it('answers 400 to validly signed invalid UTF-8', async () => {
     const body = Buffer.concat([Buffer.from('{"event":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
-    const r = await post(body, signed(body));
+    const r = await deliver(body, signed(body));
     expect(r.status).toBe(400);
     expect(await published()).toEqual([]);
   });
 
   it('answers 413 above 1 MiB with Content-Length, before reading the body', async () => {
     const body = Buffer.alloc(2 * MiB, 0x20);
-    const r = await post(body, signed(body));
+    const r = await deliver(body, signed(body));
     expect(r.status).toBe(413);
     expect(r.json).toEqual({ ok: false, error: 'payload_too_large' });
     expect(await published()).toEqual([]);
@@ -230,7 +236,7 @@ describe('webhook receiver', () => {
     const tail = '"}';
     const body = head + 'a'.repeat(MiB - head.length - tail.length) + tail;
     expect(Buffer.byteLength(body)).toBe(MiB);
-    const r = await post(body, signed(body));
+    const r = await deliver(body, signed(body));
     expect(r.status).toBe(200);
     expect(await published()).toHaveLength(1);
   });
@@ -239,23 +245,23 @@ describe('webhook receiver', () => {
     'answers 415 to content type %j',
     async (contentType) => {
       const body = '{"event":"checkout.success"}';
-      const r = await post(body, { ...signed(body), 'content-type': contentType });
+      const r = await deliver(body, { ...signed(body), 'content-type': contentType });
       expect(r.status).toBe(415);
       expect(await published()).toEqual([]);
     },
   );
 
   it('answers 405 to GET with Allow: POST', async () => {
-    const r = await post('', {}, 'GET');
+    const r = await get();
     expect(r.status).toBe(405);
-    expect(r.headers.get('allow')).toBe('POST');
+    expect(r.headers['allow']).toBe('POST');
   });
 
   it('publishes five copies of one delivery exactly once, some of them concurrent', async () => {
     const body = JSON.stringify({ event: 'charge.success', data: { reference: 'ch_77', id: 77 } });
     const headers = signed(body);
-    const concurrent = await Promise.all([post(body, headers), post(body, headers), post(body, headers)]);
-    const sequential = [await post(body, headers), await post(body, headers)];
+    const concurrent = await Promise.all([deliver(body, headers), deliver(body, headers), deliver(body, headers)]);
+    const sequential = [await deliver(body, headers), await deliver(body, headers)];
     const all = [...concurrent, ...sequential];
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(all.filter((r) => r.json['duplicate'] === false)).toHaveLength(1);
@@ -265,7 +271,7 @@ describe('webhook receiver', () => {
 
   it('republishes an unknown kind as it is, with its reference', async () => {
     const body = '{"event":"refund.created","reference":"rf_9","extra":{"nested":[1,2]}}';
-    const r = await post(body, signed(body));
+    const r = await deliver(body, signed(body));
     expect(r.status).toBe(200);
     expect(await published()).toHaveLength(1);
     expect((await published())[0]).toMatchObject({
@@ -279,17 +285,17 @@ describe('webhook receiver', () => {
   it('answers 503 when the log cannot take the delivery, marks nothing as seen, and processes the retry', async () => {
     const body = JSON.stringify({ id: 'evt_retry', event: 'transfer.success', data: { reference: 'tr_1' } });
     appendFails = true;
-    const first = await post(body, signed(body));
+    const first = await deliver(body, signed(body));
     expect(first.status).toBe(503);
     expect(JSON.stringify(first.json)).not.toContain('redis down');
     expect(await published()).toEqual([]);
     appendFails = false;
-    const retry = await post(body, signed(body));
+    const retry = await deliver(body, signed(body));
     expect(retry.status).toBe(200);
     expect(retry.json).toEqual({ ok: true, duplicate: false, id: 'evt_retry', eventId: expect.stringMatching(/^evt_/) });
     expect(await published()).toHaveLength(1);
     // A re-send after that is a duplicate, answered with the same log id.
-    const again = await post(body, signed(body));
+    const again = await deliver(body, signed(body));
     expect(again.json).toEqual({ ok: true, duplicate: true, id: 'evt_retry', eventId: retry.json['eventId'] });
   });
 
@@ -297,16 +303,16 @@ describe('webhook receiver', () => {
   it('never shows the secret in a response or a log line, whatever the answer', async () => {
     const ok = '{"event":"checkout.success","data":{"reference":"chk_leak"}}';
     const statuses = [
-      (await post(ok, signed(ok))).status,
-      (await post(ok, signed(ok))).status, // duplicate
-      (await post(ok, { 'x-webhook-hash': signBody(ok, 'not-the-secret', 'hmac-sha256-hex') })).status,
-      (await post('[1]', signed('[1]'))).status,
-      (await post(ok, { ...signed(ok), 'content-type': 'text/plain' })).status,
-      (await post('', {}, 'GET')).status,
+      (await deliver(ok, signed(ok))).status,
+      (await deliver(ok, signed(ok))).status, // duplicate
+      (await deliver(ok, { 'x-webhook-hash': signBody(ok, 'not-the-secret', 'hmac-sha256-hex') })).status,
+      (await deliver('[1]', signed('[1]'))).status,
+      (await deliver(ok, { ...signed(ok), 'content-type': 'text/plain' })).status,
+      (await get()).status,
     ];
     appendFails = true;
     const failing = '{"event":"transfer.success","data":{"reference":"tr_leak"}}';
-    statuses.push((await post(failing, signed(failing))).status);
+    statuses.push((await deliver(failing, signed(failing))).status);
     expect(statuses).toEqual([200, 200, 400, 400, 415, 405, 503]);
     // Refusals and failures are logged (the accepted ones too): there is something to check.
     expect(logLines.length).toBeGreaterThan(4);

@@ -1,58 +1,39 @@
-// End to end across two "replicas": each has its own HTTP server, webhook
-// handler and Redis-backed event bus. The payment service delivers the same
-// event to both at once; subscribers on both replicas see it exactly once.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// End to end across two replicas of one deployment (test/helpers/replica.ts): each a gateway with its own HTTP
+// server, webhook handler and Redis-backed event bus. The payment service delivers the same event to both at once;
+// subscribers on both replicas see it exactly once.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventBus, type EventBus } from '../../src/events/bus.js';
-import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { createLogger } from '../../src/logger.js';
-import { acceptIntoLog, createWebhookHandler } from '../../src/webhooks/receiver.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { signBody } from '../../src/webhooks/signature.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
+import { testKey, type TestStack } from '../helpers/gateway.js';
+import { startReplica } from '../helpers/replica.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 const SECRET = 'whsec_replicas_test_77';
 const namespace = uniqueNamespace('replicas');
 
 interface Replica {
-  redis: GatewayRedis;
-  bus: EventBus;
-  server: Server;
+  stack: TestStack;
+  bus: TestStack['gateway']['bus'];
   url: string;
 }
 
-const logLines: string[] = [];
+let sandbox: Sandbox;
 let replicas: Replica[] = [];
 let observer: Redis;
 
-async function startReplica(): Promise<Replica> {
-  const log = createLogger('debug', { write: (l) => logLines.push(l) });
-  const redis = await connectRedis({ url: REDIS_URL, namespace, log });
-  const bus = await createEventBus({ redis, log });
-  const handler = createWebhookHandler({
-    secret: SECRET,
-    scheme: 'sha256-base64',
-    accept: acceptIntoLog(bus),
-    log,
-  });
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { redis, bus, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
-}
-
 beforeAll(async () => {
-  replicas = await Promise.all([startReplica(), startReplica()]);
+  sandbox = await startTestSandbox();
+  const deployment = { sandbox, apiKey: testKey('webhook-replicas'), webhookSecret: SECRET, redisNamespace: namespace };
+  const stacks = await Promise.all([0, 1].map(() => startReplica(deployment, { WEBHOOK_SIGNATURE_SCHEME: 'sha256-base64' })));
+  replicas = stacks.map((stack) => ({ stack, bus: stack.gateway.bus, url: stack.gateway.webhookUrl! }));
   observer = new Redis(REDIS_URL);
 });
 
 afterAll(async () => {
-  for (const { redis, bus, server } of replicas) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await bus.close();
-    await redis.close();
-  }
+  for (const { stack } of replicas) await stack.close();
+  await sandbox?.close();
   await deleteByPrefix(observer, namespace);
   await observer.quit();
 });
@@ -86,6 +67,6 @@ describe('two replicas behind one Redis', () => {
     expect(reply.status).toBe(200);
     for (const second of seconds) expect((await second).value).toMatchObject({ reference: 'tr_marker' });
     await Promise.all(subs.map((s) => s.return()));
-    expect(logLines.join('\n')).not.toContain(SECRET);
+    expect(replicas.flatMap((r) => r.stack.logLines).join('\n')).not.toContain(SECRET);
   });
 });

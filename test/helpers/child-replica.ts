@@ -1,9 +1,10 @@
 // Gateway replicas as real child processes (replica-process.ts) sharing one Redis namespace and one sandbox, so a
-// test can SIGKILL one of them. Each starts as `npm start` would, from the environment; a test adds its own settings.
+// test can SIGKILL one of them (payout batches, idempotency claims, outbound webhooks). Each starts as `npm start`
+// would, from the environment; a test adds its own settings. Replicas in the test's own process: ./replica.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { REDIS_URL } from '../events/redis-helpers.js';
-import { compiled } from '../helpers/compiled.js';
+import { compiled } from './compiled.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,8 +12,12 @@ export interface ChildReplica {
   child: ChildProcess;
   /** Its GraphQL endpoint. */
   url: string;
+  /** Where the payment service's webhooks reach it. */
+  webhookUrl: string;
   /** Everything it printed (JSON log lines on stderr). */
   output: () => string;
+  /** SIGTERM (a clean stop), unless it already exited; resolves once it has. */
+  stop: () => Promise<void>;
 }
 
 export interface ChildReplicaSetup {
@@ -25,7 +30,7 @@ export interface ChildReplicaSetup {
 }
 
 export async function startChildReplica(setup: ChildReplicaSetup): Promise<ChildReplica> {
-  const child = spawn(process.execPath, [compiled('test/payout-batches/replica-process.ts')], {
+  const child = spawn(process.execPath, [compiled('test/helpers/replica-process.ts')], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -54,7 +59,14 @@ export async function startChildReplica(setup: ChildReplicaSetup): Promise<Child
     });
     child.once('exit', (code) => reject(new Error(`replica exited (${code}):\n${output}`)));
   });
-  return { child, url, output: () => output };
+  return { child, url, webhookUrl: url.replace(/\/graphql$/, '/webhooks/payment'), output: () => output, stop: () => stopChild(child) };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await gone;
 }
 
 /** SIGKILL: no goodbye, no lease or claim given back. Resolves once the process is gone. */
@@ -66,11 +78,5 @@ export async function killHard(replica: ChildReplica): Promise<void> {
 
 /** SIGTERM (a clean stop) for those still running. */
 export async function stopChildReplicas(replicas: ChildReplica[]): Promise<void> {
-  for (const { child } of replicas) {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await gone;
-    }
-  }
+  for (const replica of replicas) await replica.stop();
 }
