@@ -1,11 +1,21 @@
 // What a private redis-server did between two looks: round trips (`total_reads_processed`: one socket read per
 // request arriving; a pipeline sent in one write is one) and commands by name (INFO commandstats, a script's own
 // `redis.call`s included). Each look is one `INFO stats commandstats` on a connection of the test's own.
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 
 export interface RedisCounts {
   reads: number;
   calls: Map<string, number>;
+}
+
+/**
+ * The looking connection, once ready: ioredis writes an INFO (a command allowed while the server loads) before
+ * its own ready check has run, which would then land between two looks.
+ */
+export async function countingConnection(url: string): Promise<Redis> {
+  const admin = new Redis(url, { lazyConnect: true });
+  await admin.connect();
+  return admin;
 }
 
 export async function redisCounts(admin: Redis): Promise<RedisCounts> {

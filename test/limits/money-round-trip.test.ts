@@ -1,14 +1,14 @@
 // A money-moving mutation's two rate-limit points (general and money) are spent in one Redis round trip, and
 // a caller over the general limit does not spend its money budget: its money point goes back, and only the
 // general refusal is counted. On a private redis-server, whose INFO counts round trips and scripts.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LimitsConfig } from '../../src/config.js';
 import { createRateLimits } from '../../src/limits/index.js';
 import type { RateLimits } from '../../src/limits/operation-limits.js';
 import { silentLogger } from '../../src/logger.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { countsBetween, redisCounts } from '../helpers/redis-counts.js';
+import { countingConnection, countsBetween, redisCounts } from '../helpers/redis-counts.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 
 // General 2 and money 2 a minute, for staff subjects and client addresses alike.
@@ -36,7 +36,7 @@ describe('on Redis', () => {
   beforeAll(async () => {
     server = await startRedisServer();
     redis = await connectRedis({ url: server.url, namespace: 'money-rtt' });
-    admin = new Redis(server.url);
+    admin = await countingConnection(server.url);
   });
   afterAll(async () => {
     admin?.disconnect();
@@ -51,7 +51,7 @@ describe('on Redis', () => {
     const both = await limits.generalAndMoney('sub:one-trip');
     const counted = countsBetween(before, await redisCounts(admin));
     expect(both).toEqual({ general: { allowed: true }, money: { allowed: true } });
-    expect(counted.roundTrips).toBe(1);
+    expect(counted.roundTrips, JSON.stringify(counted)).toBe(1);
     expect(counted.calls).toMatchObject({ evalsha: 2, incrby: 2 });
   });
 

@@ -3,7 +3,7 @@
 // replica that dies between appending an event and recording it loses nothing: the resource is still in the
 // schedule, and the lease holder looks at it when it is due. Two (and a third, "dying") replicas on a private
 // redis-server, whose MONITOR shows every command with its keys.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { LoggedPaymentEvent, PaymentEventRecord } from '../../src/events/payment-event.js';
@@ -12,6 +12,7 @@ import { startReconciler, type Reconciler } from '../../src/reconcile/reconciler
 import { redisReconcileStore, type ReconcileStore } from '../../src/reconcile/store.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
 import type { UpstreamClient } from '../../src/upstream/types.js';
+import { countingConnection } from '../helpers/redis-counts.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../redis/wait.js';
 
@@ -55,7 +56,7 @@ async function replica(reconciles: boolean): Promise<Replica> {
 
 beforeAll(async () => {
   server = await startRedisServer();
-  admin = new Redis(server.url);
+  admin = await countingConnection(server.url);
 });
 afterAll(async () => {
   for (const r of replicas) {

@@ -1,10 +1,10 @@
 // Starting to watch a created resource is one Redis round trip (its item and its place in the schedule in one
 // script), and watching it again changes nothing. On a private redis-server, whose INFO counts round trips.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisReconcileStore, type WatchedResource } from '../../src/reconcile/store.js';
 import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { countsBetween, redisCounts } from '../helpers/redis-counts.js';
+import { countingConnection, countsBetween, redisCounts } from '../helpers/redis-counts.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 
 let server: TestRedisServer;
@@ -13,7 +13,7 @@ let admin: Redis;
 beforeAll(async () => {
   server = await startRedisServer();
   redis = await connectRedis({ url: server.url, namespace: 'watch-rtt' });
-  admin = new Redis(server.url);
+  admin = await countingConnection(server.url);
 });
 afterAll(async () => {
   admin?.disconnect();
