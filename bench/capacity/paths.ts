@@ -31,7 +31,26 @@ export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise
   } finally {
     await fleet.stop();
   }
+  costs.push(await countWebhookOnReplicas(redis, stubUrl, 2));
   return costs;
+}
+
+/** A webhook sent to the first of `n` replicas: what each further replica adds (its read of the log, nothing per watch). */
+async function countWebhookOnReplicas(redis: BenchRedis, stubUrl: string, n: number): Promise<PathCost> {
+  const fleet = await startFleet(n, stubUrl, redis.env);
+  try {
+    const spec: OperationSpec = {
+      graphqlUrl: fleet.urls[0]!,
+      token: fleet.token,
+      webhookSecret: fleet.webhookSecret,
+      webhookPath: WEBHOOK_PATH,
+    };
+    for (let i = 0; i < 20; i++) await sendOne('webhook', spec);
+    const idle = await idleRate(redis);
+    return await countPath(redis, idle, `webhook received (no subscriber), ${n} replicas`, OPS, () => sendOne('webhook', spec));
+  } finally {
+    await fleet.stop();
+  }
 }
 
 /** A webhook, counted until its event reached each of `n` paymentEvents subscribers. */
