@@ -9,6 +9,8 @@ import type { BenchRedis } from './redis.js';
 const OPS = Number(process.env.BENCH_CAPACITY_OPS ?? 200);
 
 export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise<PathCost[]> {
+  // First, while no merchant endpoint is registered (the outgoing row below adds one, whose deliveries would count).
+  const two = await countWebhookOnReplicas(redis, stubUrl, 2);
   // A local receiver for the outgoing webhook row: private http:// targets allowed (as for a merchant's own network).
   const fleet = await startFleet(1, stubUrl, redis.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   const spec: OperationSpec = {
@@ -31,8 +33,7 @@ export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise
   } finally {
     await fleet.stop();
   }
-  costs.push(await countWebhookOnReplicas(redis, stubUrl, 2));
-  return costs;
+  return [two, ...costs];
 }
 
 /** A webhook sent to the first of `n` replicas: what each further replica adds (its read of the log, nothing per watch). */
