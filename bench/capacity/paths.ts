@@ -48,7 +48,9 @@ async function countWebhookOnReplicas(redis: BenchRedis, stubUrl: string, n: num
     };
     for (let i = 0; i < 20; i++) await sendOne('webhook', spec);
     const idle = await idleRate(redis);
-    return await countPath(redis, idle, `webhook received (no subscriber), ${n} replicas`, OPS, () => sendOne('webhook', spec));
+    return await countPath(redis, idle, `webhook received on the first of ${n} replicas (no subscriber)`, OPS, () =>
+      sendOne('webhook', spec),
+    );
   } finally {
     await fleet.stop();
   }
