@@ -136,3 +136,14 @@ it('loses nothing when the appending replica dies before recording: the lease ho
   expect(await admin.zscore(`${NAMESPACE}:reconcile:due`, 'charge:ch_orphan')).toBeNull();
   await waitFor(() => a.read.some((e) => e.reference === 'ch_orphan' && e.source === 'POLL'), 'the POLL event');
 });
+
+it('tells only the appending replica, once it is stored, and never of a duplicate delivery', async () => {
+  const [a, b] = replicas as [Replica, Replica];
+  const told: [string[], string[]] = [[], []];
+  const stops = [a, b].map((r, i) => r.bus.onAppendedEvent((event) => void told[i]!.push(event.id)));
+  await a.bus.publishPaymentEventOnce(webhook('wh_dup', 'ch_dup', 'pending'), 60_000);
+  expect(told).toEqual([['wh_dup'], []]);
+  expect((await b.bus.publishPaymentEventOnce(webhook('wh_dup', 'ch_dup', 'pending'), 60_000)).duplicate).toBe(true);
+  expect(told).toEqual([['wh_dup'], []]);
+  stops.forEach((stop) => stop());
+});
