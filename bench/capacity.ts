@@ -4,6 +4,7 @@
 //
 //   npm run bench:capacity
 //   BENCH_CAPACITY_REPLICAS=1,2 BENCH_CAPACITY_SECONDS=10 BENCH_CAPACITY_OPS=500 npm run bench:capacity
+//   BENCH_CAPACITY_REPLICAS=0 BENCH_CAPACITY_TOPOLOGIES=node npm run bench:capacity   (per operation and replay, one node)
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import type { PathCost } from './capacity/count.js';
@@ -17,7 +18,13 @@ import { printPathCosts, printReplay, printScale } from './capacity/report.js';
 import { scaleRuns, type ScaleRow } from './capacity/scale.js';
 import { ROOT } from './lib/stack.js';
 
-const REPLICAS = (process.env.BENCH_CAPACITY_REPLICAS ?? '1,2,4,8').split(',').map(Number);
+// 0: no replica runs.
+const REPLICAS = (process.env.BENCH_CAPACITY_REPLICAS ?? '1,2,4,8')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const STARTS = { node: startNodeRedis, cluster: startClusterRedis };
+const TOPOLOGIES = (process.env.BENCH_CAPACITY_TOPOLOGIES ?? 'node,cluster').split(',') as Array<keyof typeof STARTS>;
 
 const load = () =>
   `load average ${loadavg()
@@ -40,6 +47,7 @@ async function onTopology(redis: BenchRedis, stubUrl: string, results: Results):
   }
   for (const row of await replayPaths(redis)) results.replay.push({ ...row, topology: redis.topology });
   console.log(`replayed on ${redis.topology} (${load()})`);
+  if (REPLICAS.length === 0) return;
   await scaleRuns(redis, stubUrl, REPLICAS, (row) => {
     results.scale.push(row);
     console.log(`  ${row.topology}, ${row.replicas} replica(s), ${row.kind}: ${Math.round(row.perSecond)}/s (${load()})`);
@@ -52,8 +60,8 @@ async function main(): Promise<void> {
   const stub = await startStub(await recordCapacityFixtures());
   const results: Results = { costs: [], replay: [], scale: [] };
   try {
-    for (const start of [startNodeRedis, startClusterRedis]) {
-      const redis = await start();
+    for (const topology of TOPOLOGIES) {
+      const redis = await STARTS[topology]();
       try {
         await onTopology(redis, stub.ready[1]!, results);
       } finally {
@@ -65,7 +73,7 @@ async function main(): Promise<void> {
   }
   printPathCosts(results.costs);
   printReplay(results.replay);
-  printScale(results.scale, REPLICAS);
+  if (REPLICAS.length > 0) printScale(results.scale, REPLICAS);
   console.log(`\nend: ${load()}`);
 }
 

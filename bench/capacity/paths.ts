@@ -9,6 +9,8 @@ import type { BenchRedis } from './redis.js';
 const OPS = Number(process.env.BENCH_CAPACITY_OPS ?? 200);
 
 export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise<PathCost[]> {
+  // First, while no merchant endpoint is registered (the outgoing row below adds one, whose deliveries would count).
+  const two = await countWebhookOnReplicas(redis, stubUrl, 2);
   // A local receiver for the outgoing webhook row: private http:// targets allowed (as for a merchant's own network).
   const fleet = await startFleet(1, stubUrl, redis.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   const spec: OperationSpec = {
@@ -31,7 +33,27 @@ export async function countHotPaths(redis: BenchRedis, stubUrl: string): Promise
   } finally {
     await fleet.stop();
   }
-  return costs;
+  return [two, ...costs];
+}
+
+/** A webhook sent to the first of `n` replicas: what each further replica adds (its read of the log, nothing per watch). */
+async function countWebhookOnReplicas(redis: BenchRedis, stubUrl: string, n: number): Promise<PathCost> {
+  const fleet = await startFleet(n, stubUrl, redis.env);
+  try {
+    const spec: OperationSpec = {
+      graphqlUrl: fleet.urls[0]!,
+      token: fleet.token,
+      webhookSecret: fleet.webhookSecret,
+      webhookPath: WEBHOOK_PATH,
+    };
+    for (let i = 0; i < 20; i++) await sendOne('webhook', spec);
+    const idle = await idleRate(redis);
+    return await countPath(redis, idle, `webhook received on the first of ${n} replicas (no subscriber)`, OPS, () =>
+      sendOne('webhook', spec),
+    );
+  } finally {
+    await fleet.stop();
+  }
 }
 
 /** A webhook, counted until its event reached each of `n` paymentEvents subscribers. */

@@ -43,8 +43,8 @@ function paths(redis: GatewayRedis): Record<ReplayKind, (i: number) => Promise<v
   return {
     read: async (i) => void (await general.consume(caller(i))),
     charge: async (i) => {
-      await general.consume(caller(i));
-      await money.consume(caller(i));
+      // A money-moving document's two points, issued in the same tick (src/limits: generalAndMoney).
+      await Promise.all([general.consume(caller(i)), money.consume(caller(i))]);
       const key = `replay:createCharge:${randomUUID()}`;
       await idempotency.claim(key, 'fp', {});
       const reference = `ch_replay_${randomUUID()}`;
@@ -71,7 +71,7 @@ function paths(redis: GatewayRedis): Record<ReplayKind, (i: number) => Promise<v
         payload: { event: 'charge.success', data: { reference, status: 'success' } },
       };
       await log.appendOnce(event, redis.key('events', 'seen', event.id), DAY_MS);
-      // What follows the 200: the resource's refresh on pub/sub, and (on each replica, here one) the reconciler's look.
+      // What follows the 200: the resource's refresh on pub/sub, and (on the replica that appended it) the reconciler's look.
       await Promise.all([
         redis.publisher.publish(redis.key('events', 'resourceChanged'), JSON.stringify(event)),
         reconcile.get('charge', reference),

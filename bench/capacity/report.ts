@@ -15,7 +15,7 @@ export function printPathCosts(costs: PathCost[]): void {
   console.log('\nRedis per operation, one replica, one operation at a time (commands a Lua script runs counted in "commands"):\n');
   console.log('| hot path | commands | round trips | commands by name, per operation |');
   console.log('|---|---|---|---|');
-  const webhook = costs.find((c) => c.label.startsWith('webhook received (no subscriber)'));
+  const webhook = costs.find((c) => c.label === 'webhook received (no subscriber)');
   for (const c of costs) {
     const over = c.roundTrips > 3.05 ? ' (over 3: see README "Capacity")' : '';
     const byName = c.calls.map(([name, n]) => `${name} ${f(n, 2)}`).join(', ');

@@ -83,6 +83,11 @@ export interface EventBus {
   subscribeResourceEvents(type: ResourceKind, reference: string): EventStream<LoggedPaymentEvent>;
   /** Calls `listener` with every event this replica reads from the log; returns the way to stop. */
   onLoggedEvent(listener: (event: LoggedPaymentEvent) => void): () => void;
+  /**
+   * Calls `listener` with every event this replica appended (once it is stored; not a duplicate an append-once
+   * refused): each event reaches the listeners of one replica only, the one that accepted it. Returns the way to stop.
+   */
+  onAppendedEvent(listener: (event: LoggedPaymentEvent) => void): () => void;
   /** The log itself, for history queries. */
   readonly log: EventLog;
   /** How far this replica's reading of the log is behind its head (the lag metrics). */
@@ -137,6 +142,17 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
   const life = busLifecycle();
   const streams: LogStreamContext = { eventLog, tailer, maxBuffered, life };
   const listenToResource = resourceRouting(tailer);
+  const appended = new Set<(event: LoggedPaymentEvent) => void>();
+  const tellAppended = (event: LoggedPaymentEvent) => {
+    for (const listener of appended) {
+      try {
+        listener(event);
+      } catch (err) {
+        log.warn('an appended-event listener failed', { error: err });
+      }
+    }
+    return event;
+  };
 
   return {
     mode: redis ? 'redis' : 'memory',
@@ -144,12 +160,14 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     lag: () => logLag(eventLog, tailer.position),
     async publishPaymentEvent(event) {
       life.ensureOpen();
-      return eventLog.append(event);
+      return tellAppended(await eventLog.append(event));
     },
     async publishPaymentEventOnce(event, ttlMs) {
       life.ensureOpen();
       // The gateway's one notion of "this delivery was seen" (the webhook receiver's acceptIntoLog).
-      return eventLog.appendOnce(event, redis ? redis.key('webhook-delivery', event.id) : event.id, ttlMs);
+      const result = await eventLog.appendOnce(event, redis ? redis.key('webhook-delivery', event.id) : event.id, ttlMs);
+      if (!result.duplicate) tellAppended(result.event);
+      return result;
     },
     subscribePaymentEvents({ after = null, kinds, failureAs } = {}) {
       return logStream(streams, { after, wanted: kinds ? (event) => kinds.has(event.kind) : () => true, failureAs });
@@ -165,6 +183,10 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
     },
     onLoggedEvent(listener) {
       return tailer.listen({ onEvent: listener, onGap: () => {} });
+    },
+    onAppendedEvent(listener) {
+      appended.add(listener);
+      return () => void appended.delete(listener);
     },
     async publishResourceChanged(change) {
       life.ensureOpen();

@@ -39,17 +39,34 @@ export function createRateLimits(
   const make = (name: 'general' | 'money', addressPoints: number, staffPoints: number): RateLimiter => {
     const perAddress = window(name, addressPoints);
     const perSubject = window(`staff-${name}`, staffPoints);
-    return {
-      consume: async (key) => {
-        const admission = await (isSubjectKey(key) ? perSubject : perAddress).consume(key);
-        if (!admission.allowed) onRefused(name);
-        return admission;
-      },
-    };
+    const of = (key: string) => (isSubjectKey(key) ? perSubject : perAddress);
+    return { consume: (key) => of(key).consume(key), refund: (key) => of(key).refund(key) };
   };
+  const counted = (limiter: RateLimiter, kind: 'general' | 'money'): RateLimiter => ({
+    consume: async (key) => {
+      const admission = await limiter.consume(key);
+      if (!admission.allowed) onRefused(kind);
+      return admission;
+    },
+    refund: (key) => limiter.refund(key),
+  });
+  const general = make('general', limits.rateLimitPerMinute, limits.rateLimitStaffPerMinute);
+  const money = make('money', limits.rateLimitMoneyPerMinute, limits.rateLimitStaffMoneyPerMinute);
   return {
-    general: make('general', limits.rateLimitPerMinute, limits.rateLimitStaffPerMinute),
-    money: make('money', limits.rateLimitMoneyPerMinute, limits.rateLimitStaffMoneyPerMinute),
+    general: counted(general, 'general'),
+    money: counted(money, 'money'),
+    async generalAndMoney(key) {
+      // Issued in the same tick: ioredis's auto-pipelining sends both scripts in one write (one round trip).
+      const [generalAdmission, moneyAdmission] = await Promise.all([general.consume(key), money.consume(key)]);
+      if (!generalAdmission.allowed) {
+        onRefused('general');
+        // Over the general limit the money budget is not consulted (as when it was counted after): its point goes back.
+        if (moneyAdmission.allowed) await money.refund(key);
+        return { general: generalAdmission, money: null };
+      }
+      if (!moneyAdmission.allowed) onRefused('money');
+      return { general: generalAdmission, money: moneyAdmission };
+    },
   };
 }
 
@@ -71,7 +88,7 @@ export function limitPlugins(options: LimitPluginOptions): Plugin[] {
     useSseStreamLimit(options.maxSubscriptions) as Plugin,
     subscriptionCaps(options.limits.maxSubscriptionsPerSubject, options.limits.maxSubscriptions).plugin as Plugin,
   ];
-  if (options.rateLimits) plugins.push(useRateLimits(options.rateLimits) as Plugin);
+  if (options.rateLimits) plugins.push(useRateLimits(options.rateLimits, options.moneyMoving) as Plugin);
   return plugins;
 }
 

@@ -2,7 +2,7 @@
 // (the budget) and, for mutations, the caller's rate-limit standing.
 import type { Principal } from '../auth/index.js';
 import type { UpstreamClient } from '../upstream/types.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { Admission, RateLimiter } from './rate-limiter.js';
 import { budgetedUpstream, type UpstreamBudget } from './upstream-budget.js';
 
 /** The gateway-wide limiters (one set per process, shared through Redis when configured). */
@@ -11,6 +11,11 @@ export interface RateLimits {
   general: RateLimiter;
   /** Money-moving mutation fields (RATE_LIMIT_MONEY_PER_MINUTE, RATE_LIMIT_STAFF_MONEY_PER_MINUTE). */
   money: RateLimiter;
+  /**
+   * A money-moving operation's two points in one round trip. Over the general limit (`money` null), the money
+   * budget is left as it was: the money point is not spent, and its refusal not counted.
+   */
+  generalAndMoney(key: string): Promise<{ general: Admission; money: Admission | null }>;
 }
 
 export interface LimitsServices {
@@ -23,7 +28,12 @@ export interface OperationLimits {
   readonly upstreamBudget: UpstreamBudget;
   /** Set by the rate-limit plugin on a mutation over the general limit: its fields answer RateLimitedError. */
   generalLimitRetryAfterMs: number | null;
-  /** Spends one money-moving point of the caller; the wait in ms when refused, null when admitted. */
+  /**
+   * The money point the rate-limit plugin already spent with the general one (one round trip): taken by the
+   * money-moving field; one still here when the operation ends is given back (that field did not run).
+   */
+  prepaidMoney: Admission | null;
+  /** Spends one money-moving point of the caller (or takes the prepaid one); the wait in ms when refused, null when admitted. */
   admitMoneyMove(): Promise<number | null>;
 }
 
@@ -49,10 +59,13 @@ export function operationLimits(
   const limits: OperationLimits = {
     upstreamBudget: budget,
     generalLimitRetryAfterMs: null,
+    prepaidMoney: null,
     admitMoneyMove: async () => {
       if (limits.generalLimitRetryAfterMs !== null) return limits.generalLimitRetryAfterMs;
       if (!services.rateLimits) return null;
-      const admission = await services.rateLimits.money.consume(rateLimitKey(caller.principal, caller.clientIp));
+      const prepaid = limits.prepaidMoney;
+      limits.prepaidMoney = null;
+      const admission = prepaid ?? (await services.rateLimits.money.consume(rateLimitKey(caller.principal, caller.clientIp)));
       return admission.allowed ? null : admission.retryAfterMs;
     },
   };

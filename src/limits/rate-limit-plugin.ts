@@ -2,12 +2,16 @@
 // envelop) against the caller's general rate limit. Over the limit, a query or
 // subscription ends at once with RATE_LIMITED (HTTP 429 and Retry-After); a
 // mutation still runs its fields, which answer the typed RateLimitedError
-// (src/schema/mutation.ts), as the schema promises mutation callers.
-import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
+// (src/schema/mutation.ts), as the schema promises mutation callers. A
+// money-moving mutation spends its money point here too, with the general one
+// in one round trip; the resolver takes that point (operation-limits.ts).
+import { getOperationAST, type DocumentNode, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { topLevelError } from '../errors/top-level.js';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
+import { selectsMoneyField } from './money-mutations.js';
 import { rateLimitKey, type OperationLimits, type RateLimits } from './operation-limits.js';
+import type { Admission } from './rate-limiter.js';
 
 interface LimitedContext {
   principal: Principal | null;
@@ -24,21 +28,42 @@ export function rateLimitedError(retryAfterMs: number): GraphQLError {
   );
 }
 
-export function useRateLimits(rateLimits: RateLimits): Plugin<LimitedContext> {
+export function useRateLimits(rateLimits: RateLimits, moneyMoving: ReadonlySet<string> = new Set()): Plugin<LimitedContext> {
+  /** The general point; for a money-moving mutation, its money point too, in the same round trip. */
+  const admit = async (
+    ctx: LimitedContext,
+    operation: OperationDefinitionNode | null | undefined,
+    document: DocumentNode,
+  ): Promise<Admission> => {
+    const key = rateLimitKey(ctx.principal, ctx.clientIp);
+    if (!operation || !selectsMoneyField(document, operation, moneyMoving)) return rateLimits.general.consume(key);
+    const { general, money } = await rateLimits.generalAndMoney(key);
+    ctx.limits.prepaidMoney = money;
+    return general;
+  };
   const check = async (
     ctx: LimitedContext,
     document: DocumentNode,
     operationName: string | null | undefined,
     stop: (result: { errors: GraphQLError[] }) => void,
   ) => {
-    const admission = await rateLimits.general.consume(rateLimitKey(ctx.principal, ctx.clientIp));
+    const operation = getOperationAST(document, operationName);
+    const admission = await admit(ctx, operation, document);
     if (admission.allowed) return;
-    if (getOperationAST(document, operationName)?.operation === 'mutation') ctx.limits.generalLimitRetryAfterMs = admission.retryAfterMs;
+    if (operation?.operation === 'mutation') ctx.limits.generalLimitRetryAfterMs = admission.retryAfterMs;
     else stop({ errors: [rateLimitedError(admission.retryAfterMs)] });
   };
+  /** A money point spent up front that no money-moving field took (skipped by @skip, an earlier field failed): given back. */
+  const refundUnused = async (ctx: LimitedContext) => {
+    const unused = ctx.limits.prepaidMoney;
+    ctx.limits.prepaidMoney = null;
+    if (unused?.allowed) await rateLimits.money.refund(rateLimitKey(ctx.principal, ctx.clientIp));
+  };
   return {
-    onExecute: ({ args, setResultAndStopExecution }) =>
-      check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r)),
+    onExecute: async ({ args, setResultAndStopExecution }) => {
+      await check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r));
+      return { onExecuteDone: () => refundUnused(args.contextValue) };
+    },
     onSubscribe: ({ args, setResultAndStopExecution }) =>
       check(args.contextValue, args.document, args.operationName, (r) => setResultAndStopExecution(r)),
   };

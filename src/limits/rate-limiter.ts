@@ -11,6 +11,8 @@ export type Admission = { allowed: true } | { allowed: false; retryAfterMs: numb
 export interface RateLimiter {
   /** Counts one operation of `key`; refused once the window's points are spent. */
   consume(key: string): Promise<Admission>;
+  /** Gives back one point a consume of `key` admitted (a money point spent up front that nothing used). */
+  refund(key: string): Promise<void>;
 }
 
 export interface WindowOptions {
@@ -38,6 +40,10 @@ export function memoryRateLimiter(options: WindowOptions & { maxKeys?: number; n
       if (window.used >= options.points) return { allowed: false, retryAfterMs: Math.max(1, window.startedAt + options.windowMs - t) };
       window.used += 1;
       return { allowed: true };
+    },
+    refund: async (key) => {
+      const window = windows.get(key);
+      if (window && window.used > 0 && now() - window.startedAt < options.windowMs) window.used -= 1;
     },
   };
 }
@@ -68,6 +74,10 @@ export function redisRateLimiter(redis: GatewayRedis, name: string, options: Win
         warned = true;
         return fallback.consume(key);
       }
+    },
+    refund: async (key) => {
+      // A point not given back (Redis gone meanwhile) leaves the limit stricter for the window, never looser.
+      await shared.reward(key, 1).catch(() => fallback.refund(key));
     },
   };
 }

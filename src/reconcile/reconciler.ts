@@ -7,9 +7,9 @@
 // complete. Looks back off while nothing changes; a resource still not final
 // after `stuckMs` gives one `reconciliation.stuck` event and is let go.
 //
-// Every replica records the events it reads about watched resources (which
-// pushes their next look back: heard-events.ts); only the replica holding the
-// lease looks (one look: look.ts).
+// The replica that appends an event about a watched resource records it
+// (which pushes its next look back: heard-events.ts); only the replica holding
+// the lease looks (one look: look.ts).
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';

@@ -79,6 +79,13 @@ if current then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
+// The item and its place in the schedule in one step (one round trip); KEYS share the namespace's hash tag.
+// An item already watched keeps its state and its place.
+const ADD_ITEM = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
+redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[4])
+return 1`;
+
 const RELEASE_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
@@ -91,8 +98,17 @@ export function redisReconcileStore(redis: Pick<GatewayRedis, 'commands' | 'key'
   const parse = (json: string | null): WatchedResource | null => (json ? (JSON.parse(json) as WatchedResource) : null);
   return {
     async add(item) {
-      const created = await client.set(itemKey(item.type, item.reference), JSON.stringify(item), 'PX', options.itemTtlMs, 'NX');
-      if (created === 'OK') await client.zadd(dueKey, 'NX', item.dueAt, member(item.type, item.reference));
+      const watched = member(item.type, item.reference);
+      await client.eval(
+        ADD_ITEM,
+        2,
+        itemKey(item.type, item.reference),
+        dueKey,
+        JSON.stringify(item),
+        options.itemTtlMs,
+        item.dueAt,
+        watched,
+      );
     },
     async get(type, reference) {
       return parse(await client.get(itemKey(type, reference)));

@@ -186,9 +186,9 @@ describe('the lease (Redis)', () => {
 });
 
 describe('the events the reconciler reads', () => {
-  // The reconciler alone, on a clock that moves only when the test says and a bus that hands logged events to
-  // listeners only when the test says (as a tailer would, a moment after the append): whether an event
-  // pushes the next look back is then a plain question of which looks happen.
+  // The reconciler alone, on a clock that moves only when the test says and a bus that hands appended events to
+  // listeners only when the test says: whether an event pushes the next look back is then a plain question of
+  // which looks happen.
   const A = 120_000;
   function setUp() {
     let now = 1_000_000;
@@ -202,7 +202,7 @@ describe('the events the reconciler reads', () => {
         return logged;
       },
       publishResourceChanged: async () => {},
-      onLoggedEvent: (listener: (e: LoggedPaymentEvent) => void) => (listeners.add(listener), () => listeners.delete(listener)),
+      onAppendedEvent: (listener: (e: LoggedPaymentEvent) => void) => (listeners.add(listener), () => listeners.delete(listener)),
     } as unknown as EventBus;
     let fetches = 0;
     const upstream = {

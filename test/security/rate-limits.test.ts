@@ -1,7 +1,7 @@
 // Rate limits per principal: they trip at their configured numbers, a query
 // over the limit is a 429 with Retry-After, a mutation answers the typed
 // RateLimitedError (and moves no money), callers do not share budgets, and
-// two replicas on one Redis share them.
+// two replicas on one Redis share them (a mutation over the general limit spends no money point).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,16 @@ describe('in memory (one replica)', () => {
     expect(third.body.data?.createTransfer).toMatchObject({ __typename: 'RateLimitedError', code: 'RATE_LIMIT_EXCEEDED' });
     expect((third.body.data?.createTransfer as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
     expect(transfersPosted(stack)).toBe(2);
+  });
+
+  it('gives back the money point of a money-moving field that did not run (skipped)', async () => {
+    const token = await stack.mintToken(['payouts:write'], 'skipper');
+    const as = { authorization: `Bearer ${token}` };
+    const skipped = { query: `mutation { createTransfer(input: ${TRANSFER_INPUT(randomUUID())}) @skip(if: true) { __typename } }` };
+    // The plugin spends the money point with the general one, before the field could be seen not to run.
+    for (let i = 0; i < 2; i++) expect((await postDocument(stack, skipped, as)).body.data).toEqual({});
+    expect(typename(await postDocument(stack, transfer(), as))).toBe('CreateTransferPayload');
+    expect(typename(await postDocument(stack, transfer(), as))).toBe('CreateTransferPayload');
   });
 
   it('answers RateLimitedError to a mutation over the general limit', async () => {
