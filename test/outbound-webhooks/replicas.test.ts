@@ -31,9 +31,10 @@ beforeAll(async () => {
     WEBHOOK_SIGNATURE_SCHEME: 'hmac-sha256-hex',
     SUBSCRIPTION_POLL_MS: '0',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    // A hanging attempt ends after 1 s (default 15 s: test/outbound-webhooks/settings.test.ts), so a dead replica's
-    // events are taken over after 6 s (the timeout + 5 s).
-    WEBHOOK_DELIVERY_TIMEOUT_MS: '1000',
+    // A hanging attempt ends after 3 s (default 15 s: test/outbound-webhooks/settings.test.ts), so a dead replica's
+    // events are taken over after 8 s (the timeout + 5 s). Not shorter: the receiver's 200 must reach a replica busy
+    // with 1,000 events within it, or the replica counts a timeout and sends a copy the receiver sees after a 200.
+    WEBHOOK_DELIVERY_TIMEOUT_MS: '3000',
   };
   const setup = { sandboxUrl: sandbox.url, apiKey: testKey('outbound-replicas'), jwtSecret, namespace, env };
   replicas = await Promise.all([startChildReplica(setup), startChildReplica(setup)]);
