@@ -22,6 +22,7 @@ import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { signBody } from '../src/webhooks/signature.js';
 import { load } from './lib/load.js';
+import { cpuSecondsOf } from './lib/runtimes.js';
 import { startChild, type Child } from './lib/processes.js';
 import { ROOT, TSX_LOADER, startBenchStack, type BenchStack } from './lib/stack.js';
 
@@ -335,7 +336,7 @@ function perDelivery(before: Map<string, number>, after: Map<string, number>, de
 async function manyRun(
   h: Harness,
   silent: number,
-): Promise<{ p50: number; p99: number; delivered: number; expected: number; commands: string }> {
+): Promise<{ p50: number; p99: number; delivered: number; expected: number; commands: string; cpuMs: number }> {
   const healthyCount = MANY_ENDPOINTS - silent;
   const urls = [...h.receiverUrls.slice(0, healthyCount), ...h.receiverUrls.slice(MANY_ENDPOINTS, MANY_ENDPOINTS + silent)];
   const ids: string[] = [];
@@ -343,6 +344,7 @@ async function manyRun(
   await atRate(h, `ch_mwarm_${randomBytes(3).toString('hex')}_`, MANY_RATE, 2);
   const prefix = `ch_many${silent}_${randomBytes(3).toString('hex')}_`;
   const countsBefore = await commandCounts(h.redis);
+  const cpuBefore = cpuSecondsOf(h.stack.gateway.process.pid!) ?? NaN;
   const { sent } = await atRate(h, prefix, MANY_RATE, MANY_SECONDS);
   const expected = sent.size * healthyCount;
   // Silent receivers record what they take too: count only the healthy ones' arrivals, or the wait ends early.
@@ -354,9 +356,11 @@ async function manyRun(
     got = await healthyArrivals();
   }
   const commands = perDelivery(countsBefore, await commandCounts(h.redis), Math.max(got.length, 1));
+  // The gateway's CPU time (user + system) per healthy delivery: the intake of the service's webhooks included.
+  const cpuMs = (((cpuSecondsOf(h.stack.gateway.process.pid!) ?? NaN) - cpuBefore) * 1000) / Math.max(got.length, 1);
   await deleteEndpoints(h, ids);
   const latencies = sortedOf(got.map(([, reference, at]) => at - sent.get(reference)!));
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: got.length, expected, commands };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: got.length, expected, commands, cpuMs };
 }
 
 /** 3. The healthy endpoints' p99 with 10 of 100 never answering, against all 100 healthy. */
@@ -382,6 +386,12 @@ async function isolation(h: Harness): Promise<void> {
     null,
   );
   row('healthy p99 with silent endpoints / all-healthy p99', `${(ratio * 100).toFixed(0)}%`, 'within 120%', ratio <= 1.2);
+  row(
+    `  beside it: the gateway's CPU time per healthy delivery, all healthy / ${SILENT_ENDPOINTS} never answer`,
+    `${allHealthy.cpuMs.toFixed(2)} ms / ${withSilent.cpuMs.toFixed(2)} ms`,
+    '',
+    null,
+  );
   row('  beside it: Redis commands per healthy delivery, all healthy', allHealthy.commands, '', null);
   row(`  beside it: Redis commands per healthy delivery, ${SILENT_ENDPOINTS} never answer`, withSilent.commands, '', null);
 }
