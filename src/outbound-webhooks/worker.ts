@@ -61,6 +61,9 @@ interface EndpointWork {
   lastCountAt: number;
 }
 
+/** Bodies kept by webhook id: an event's body is the same for every endpoint, so its fan-out builds it once. */
+const BODIES_KEPT = 256;
+
 /** The webhook-id of a logged event: its public event id (PaymentEvent.id), the same for every attempt and replica. */
 export function webhookIdOf(event: LoggedPaymentEvent): string {
   return encodeEventId(event.seq, event.generation);
@@ -86,6 +89,7 @@ export class DeliveryWorker {
   private endpoints = new Map<string, StoredEndpoint>();
   private readonly work = new Map<string, EndpointWork>();
   private readonly attempts = new Set<Promise<void>>();
+  private readonly bodies = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   /** Endpoints to pass over in the next tick -> whether fully. */
   private readonly waking = new Map<string, boolean>();
@@ -273,7 +277,7 @@ export class DeliveryWorker {
   private async attempt(endpoint: StoredEndpoint, record: DeliveryRecord, ackSeq: string | null): Promise<void> {
     const { dispatcher, store, metrics, log, now } = this.deps;
     const startedAt = now();
-    const body = webhookBody(record.event, record.eventId);
+    const body = this.bodyOf(record);
     const headers = signedHeaders(endpoint.secrets, record.eventId, new Date(startedAt), body);
     const result = await dispatcher.post(endpoint.url, body, { ...headers });
     const ok = result.error === null;
@@ -293,6 +297,17 @@ export class DeliveryWorker {
     if (status === 'FAILED')
       log.info('webhook delivery failed for good', { endpointId: endpoint.id, eventId: record.eventId, kind: record.kind });
     if (settled.failingSince !== null && now() - settled.failingSince >= this.settings.disableAfterMs) await this.disable(endpoint);
+  }
+
+  private bodyOf(record: DeliveryRecord): string {
+    let body = this.bodies.get(record.eventId);
+    if (body === undefined) {
+      body = webhookBody(record.event, record.eventId);
+      this.bodies.set(record.eventId, body);
+      // The oldest out (a Map keeps insertion order).
+      if (this.bodies.size > BODIES_KEPT) this.bodies.delete(this.bodies.keys().next().value!);
+    }
+    return body;
   }
 
   private async disable(endpoint: StoredEndpoint): Promise<void> {
