@@ -10,10 +10,11 @@
 // work: an event in the log wakes the endpoints that take its kind, for a
 // LIGHT pass (new events only: one XREADGROUP, sent with those of the other
 // endpoints woken in the same tick); every `pollMs` each endpoint gets a FULL
-// pass (due retries, stale events, and the new events of kinds nobody was
-// woken for); an attempt's end wakes its endpoint only when the last pass left
-// work behind for want of a free slot. Retries are therefore started within
-// `pollMs` of their due time.
+// pass (due retries, behind a plain read; new events only if it was told of
+// some it has not read, e.g. of kinds it does not take; stale events and a
+// read every visibilityMs / 2); an attempt's end wakes its endpoint only when
+// the last pass left work behind for want of a free slot. Retries are
+// therefore started within `pollMs` of their due time.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
@@ -56,6 +57,10 @@ interface EndpointWork {
   /** The last pass left due retries (`moreDue`) or new events (`moreNew`) for want of a free slot. */
   moreDue: boolean;
   moreNew: boolean;
+  /** Events heard of (from the log's tail, or a change to the endpoint) since this replica started. */
+  logged: number;
+  /** `logged` as it was when a read last found the endpoint caught up: equal, a full pass need not read. */
+  readUpTo: number;
   /** Deliveries in the retry set as last counted (plus those this replica added since). */
   retrying: number;
   lastCountAt: number;
@@ -131,19 +136,28 @@ export class DeliveryWorker {
 
   /** A full pass for every endpoint soon. */
   wakeAll(): void {
-    for (const id of this.endpoints.keys()) this.wake(id, true);
+    for (const id of this.endpoints.keys()) this.schedule(id, true);
   }
 
   /** A light pass, soon, for the endpoints that take the event's kind (the others read past it on their full pass). */
   wakeFor(event: Pick<LoggedPaymentEvent, 'kind'>): void {
-    for (const endpoint of this.endpoints.values()) if (takesKind(endpoint, event.kind)) this.wake(endpoint.id, false);
+    for (const endpoint of this.endpoints.values()) {
+      this.state(endpoint.id).logged += 1;
+      if (takesKind(endpoint, event.kind)) this.schedule(endpoint.id, false);
+    }
+  }
+
+  /** A full pass for the endpoint soon, reading its place in the log (a delivery queued, the place moved back). */
+  wake(endpointId: string): void {
+    this.state(endpointId).logged += 1;
+    this.schedule(endpointId, true);
   }
 
   /**
    * A pass for the endpoint soon (full: due retries and stale events too). Coalesced: the passes asked for in one
    * tick start together in the next, so their first reads share one write to Redis, and a burst costs one round.
    */
-  wake(endpointId: string, full = true): void {
+  private schedule(endpointId: string, full: boolean): void {
     if (this.stopped) return;
     this.waking.set(endpointId, full || (this.waking.get(endpointId) ?? false));
     if (this.scheduled) return;
@@ -169,7 +183,18 @@ export class DeliveryWorker {
   private state(id: string): EndpointWork {
     let w = this.work.get(id);
     if (!w) {
-      w = { inFlight: 0, passing: false, again: false, againFull: false, moreDue: false, moreNew: false, retrying: 0, lastCountAt: 0 };
+      w = {
+        inFlight: 0,
+        passing: false,
+        again: false,
+        againFull: false,
+        moreDue: false,
+        moreNew: false,
+        logged: 0,
+        readUpTo: 0,
+        retrying: 0,
+        lastCountAt: 0,
+      };
       this.work.set(id, w);
     }
     return w;
@@ -224,7 +249,8 @@ export class DeliveryWorker {
       free -= due.length;
     }
     // Every visibilityMs / 2 whatever woke the pass (the retry set counted before the first read).
-    if (free > 0 && Date.now() - w.lastCountAt >= this.visibilityMs / 2) {
+    const counting = free > 0 && Date.now() - w.lastCountAt >= this.visibilityMs / 2;
+    if (counting) {
       w.lastCountAt = Date.now();
       w.retrying = (await store.waiting(endpoint.id)).retrying;
       free -= await this.startEvents(endpoint, await store.claimStale(endpoint.id, this.consumer, this.visibilityMs, free));
@@ -233,10 +259,15 @@ export class DeliveryWorker {
     // attempt's end comes back.
     w.moreNew = free <= 0 || w.retrying >= this.settings.retrySetMax;
     if (w.moreNew) return;
+    // A full pass reads only when the log has news the endpoint has not read (events of kinds it does not take, a
+    // read that failed), and on the count's beat (what no tail told of: events logged while this replica was down).
+    if (full && !counting && w.readUpTo === w.logged) return;
+    const seen = w.logged;
     const fresh = await store.readNew(endpoint.id, this.consumer, free);
     await this.startEvents(endpoint, fresh);
-    // As many as asked for: there may be more at once.
+    // As many as asked for: there may be more at once; fewer: caught up with what was heard of before the read.
     if (fresh.length === free) w.again = true;
+    else w.readUpTo = Math.max(w.readUpTo, seen);
   }
 
   /** Starts the events the endpoint takes, releases the others; returns how many started. */
@@ -268,7 +299,7 @@ export class DeliveryWorker {
         w.inFlight -= 1;
         this.attempts.delete(attempt);
         // Only work a pass left behind for want of this slot needs one now; the rest waits for its wake or the poll.
-        if (w.moreDue || w.moreNew) this.wake(endpoint.id, w.moreDue);
+        if (w.moreDue || w.moreNew) this.schedule(endpoint.id, w.moreDue);
       });
     this.attempts.add(attempt);
   }
