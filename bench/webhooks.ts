@@ -11,6 +11,7 @@
 //
 //   npm run bench:webhooks
 //   BENCH_WEBHOOK_THROUGHPUT_EVENTS=20000 BENCH_WEBHOOK_MEMORY_EVENTS=100000 npm run bench:webhooks
+//   BENCH_WEBHOOK_PARTS=isolation npm run bench:webhooks   (some parts only: throughput,latency,isolation,memory)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { signBody } from '../src/webhooks/signature.js';
 import { load } from './lib/load.js';
+import { cpuSecondsOf } from './lib/runtimes.js';
 import { startChild, type Child } from './lib/processes.js';
 import { ROOT, TSX_LOADER, startBenchStack, type BenchStack } from './lib/stack.js';
 
@@ -33,6 +35,7 @@ const MANY_RATE = Number(process.env.BENCH_WEBHOOK_MANY_RATE ?? 2);
 const MANY_SECONDS = Number(process.env.BENCH_WEBHOOK_MANY_SECONDS ?? 20);
 const MEMORY_EVENTS = Number(process.env.BENCH_WEBHOOK_MEMORY_EVENTS ?? 100_000);
 const INTAKE_CONCURRENCY = 32;
+const PARTS = new Set((process.env.BENCH_WEBHOOK_PARTS ?? 'throughput,latency,isolation,memory').split(','));
 /** The receiver whose port is closed for 4. (after the healthy and the silent ones). */
 const CLOSED_RECEIVER = MANY_ENDPOINTS + SILENT_ENDPOINTS;
 /** WEBHOOK_RETRY_SET_MAX's and WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT's defaults. */
@@ -312,14 +315,36 @@ async function directPosts(url: string, rate: number, seconds: number): Promise<
   return times;
 }
 
+/** Redis's count of each command it ran so far (INFO commandstats). */
+async function commandCounts(redis: Redis): Promise<Map<string, number>> {
+  const info = await redis.info('commandstats');
+  return new Map([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name!, Number(calls)]));
+}
+
+/** Redis commands per delivery between two counts, the busiest first (a figure the machine's load does not change). */
+function perDelivery(before: Map<string, number>, after: Map<string, number>, deliveries: number): string {
+  const diff = [...after].map(([name, calls]) => [name, (calls - (before.get(name) ?? 0)) / deliveries] as const);
+  const total = diff.reduce((sum, [, n]) => sum + n, 0);
+  const top = diff
+    .filter(([, n]) => n >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${n.toFixed(2)}`);
+  return `${total.toFixed(2)} (${top.join(', ')})`;
+}
+
 /** One run of 3.: `healthy` + `silent` endpoints (the receivers' first ones, then the silent ones); healthy p99. */
-async function manyRun(h: Harness, silent: number): Promise<{ p50: number; p99: number; delivered: number; expected: number }> {
+async function manyRun(
+  h: Harness,
+  silent: number,
+): Promise<{ p50: number; p99: number; delivered: number; expected: number; commands: string; cpuMs: number }> {
   const healthyCount = MANY_ENDPOINTS - silent;
   const urls = [...h.receiverUrls.slice(0, healthyCount), ...h.receiverUrls.slice(MANY_ENDPOINTS, MANY_ENDPOINTS + silent)];
   const ids: string[] = [];
   for (const url of urls) ids.push(await createEndpoint(h, url));
   await atRate(h, `ch_mwarm_${randomBytes(3).toString('hex')}_`, MANY_RATE, 2);
   const prefix = `ch_many${silent}_${randomBytes(3).toString('hex')}_`;
+  const countsBefore = await commandCounts(h.redis);
+  const cpuBefore = cpuSecondsOf(h.stack.gateway.process.pid!) ?? NaN;
   const { sent } = await atRate(h, prefix, MANY_RATE, MANY_SECONDS);
   const expected = sent.size * healthyCount;
   // Silent receivers record what they take too: count only the healthy ones' arrivals, or the wait ends early.
@@ -330,9 +355,12 @@ async function manyRun(h: Harness, silent: number): Promise<{ p50: number; p99: 
     await sleep(200);
     got = await healthyArrivals();
   }
+  const commands = perDelivery(countsBefore, await commandCounts(h.redis), Math.max(got.length, 1));
+  // The gateway's CPU time (user + system) per healthy delivery: the intake of the service's webhooks included.
+  const cpuMs = (((cpuSecondsOf(h.stack.gateway.process.pid!) ?? NaN) - cpuBefore) * 1000) / Math.max(got.length, 1);
   await deleteEndpoints(h, ids);
   const latencies = sortedOf(got.map(([, reference, at]) => at - sent.get(reference)!));
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: got.length, expected };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: got.length, expected, commands, cpuMs };
 }
 
 /** 3. The healthy endpoints' p99 with 10 of 100 never answering, against all 100 healthy. */
@@ -358,6 +386,14 @@ async function isolation(h: Harness): Promise<void> {
     null,
   );
   row('healthy p99 with silent endpoints / all-healthy p99', `${(ratio * 100).toFixed(0)}%`, 'within 120%', ratio <= 1.2);
+  row(
+    `  beside it: the gateway's CPU time per healthy delivery, all healthy / ${SILENT_ENDPOINTS} never answer`,
+    `${allHealthy.cpuMs.toFixed(2)} ms / ${withSilent.cpuMs.toFixed(2)} ms`,
+    '',
+    null,
+  );
+  row('  beside it: Redis commands per healthy delivery, all healthy', allHealthy.commands, '', null);
+  row(`  beside it: Redis commands per healthy delivery, ${SILENT_ENDPOINTS} never answer`, withSilent.commands, '', null);
 }
 
 /** Redis's view of the outbound webhooks: used_memory, the webhooks keys' MEMORY USAGE, the log's stream. */
@@ -492,10 +528,10 @@ async function main(): Promise<void> {
   };
   try {
     console.log(`webhooks to merchants' servers: gateway built, live mode, its own Redis, stub service; ${loadLine()}`);
-    await throughput(h);
-    await latency(h);
-    await isolation(h);
-    await memory(h);
+    if (PARTS.has('throughput')) await throughput(h);
+    if (PARTS.has('latency')) await latency(h);
+    if (PARTS.has('isolation')) await isolation(h);
+    if (PARTS.has('memory')) await memory(h);
     console.log(`\nwebhooks the gateway answered 503 (sent again, as the service does): ${refusedWebhooks}; ${loadLine()}`);
   } finally {
     await receivers.stop();

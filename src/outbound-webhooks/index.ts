@@ -129,7 +129,7 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
         },
       )
     : null;
-  const unlisten = worker ? options.bus.onLoggedEvent(() => worker.wakeAll()) : () => {};
+  const unlisten = worker ? options.bus.onLoggedEvent((event) => worker.wakeFor(event)) : () => {};
   worker?.start();
   return endpointsService({
     options,

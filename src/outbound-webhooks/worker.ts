@@ -4,8 +4,17 @@
 // on each pass: deliveries due for a retry, events another replica left in
 // flight (claimed after the visibility timeout), then new events from the
 // endpoint's place in the log, unless its retry set is full (it then holds
-// its place). A pass runs when the log has news, when an attempt ends, and
-// every `pollMs`.
+// its place).
+//
+// What a pass costs is paid per endpoint, so passes run only where there is
+// work: an event in the log wakes the endpoints that take its kind, for a
+// LIGHT pass (new events only: one XREADGROUP, sent with those of the other
+// endpoints woken in the same tick); every `pollMs` each endpoint gets a FULL
+// pass (due retries, behind a plain read; new events only if it was told of
+// some it has not read, e.g. of kinds it does not take; stale events and a
+// read every visibilityMs / 2); an attempt's end wakes its endpoint only when
+// the last pass left work behind for want of a free slot. Retries are
+// therefore started within `pollMs` of their due time.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
@@ -24,7 +33,7 @@ export interface WorkerSettings {
   maxInFlightPerEndpoint: number;
   retrySetMax: number;
   disableAfterMs: number;
-  /** How often endpoints are re-read and every endpoint gets a pass. Default 1000 ms. */
+  /** How often endpoints are re-read and every endpoint gets a full pass. Default 1000 ms. */
   pollMs?: number;
 }
 
@@ -42,11 +51,23 @@ export interface WorkerDeps {
 interface EndpointWork {
   inFlight: number;
   passing: boolean;
+  /** Another pass was asked for while one ran (`againFull`: a full one). */
   again: boolean;
+  againFull: boolean;
+  /** The last pass left due retries (`moreDue`) or new events (`moreNew`) for want of a free slot. */
+  moreDue: boolean;
+  moreNew: boolean;
+  /** Events heard of (from the log's tail, or a change to the endpoint) since this replica started. */
+  logged: number;
+  /** `logged` as it was when a read last found the endpoint caught up: equal, a full pass need not read. */
+  readUpTo: number;
   /** Deliveries in the retry set as last counted (plus those this replica added since). */
   retrying: number;
   lastCountAt: number;
 }
+
+/** Bodies kept by webhook id: an event's body is the same for every endpoint, so its fan-out builds it once. */
+const BODIES_KEPT = 256;
 
 /** The webhook-id of a logged event: its public event id (PaymentEvent.id), the same for every attempt and replica. */
 export function webhookIdOf(event: LoggedPaymentEvent): string {
@@ -73,7 +94,10 @@ export class DeliveryWorker {
   private endpoints = new Map<string, StoredEndpoint>();
   private readonly work = new Map<string, EndpointWork>();
   private readonly attempts = new Set<Promise<void>>();
+  private readonly bodies = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
+  /** Endpoints to pass over in the next tick -> whether fully. */
+  private readonly waking = new Map<string, boolean>();
   private scheduled = false;
   private stopped = false;
   private warnedDown = false;
@@ -97,7 +121,7 @@ export class DeliveryWorker {
     tick();
   }
 
-  /** Re-reads the endpoints (another replica may have changed them) and gives each a pass. */
+  /** Re-reads the endpoints (another replica may have changed them) and gives each a full pass. */
   async refresh(): Promise<void> {
     try {
       const list = await this.deps.store.listEndpoints();
@@ -110,18 +134,40 @@ export class DeliveryWorker {
     this.wakeAll();
   }
 
-  /** A pass for every endpoint soon (coalesced: a burst of events costs one round). */
+  /** A full pass for every endpoint soon. */
   wakeAll(): void {
-    if (this.scheduled || this.stopped) return;
+    for (const id of this.endpoints.keys()) this.schedule(id, true);
+  }
+
+  /** A light pass, soon, for the endpoints that take the event's kind (the others read past it on their full pass). */
+  wakeFor(event: Pick<LoggedPaymentEvent, 'kind'>): void {
+    for (const endpoint of this.endpoints.values()) {
+      this.state(endpoint.id).logged += 1;
+      if (takesKind(endpoint, event.kind)) this.schedule(endpoint.id, false);
+    }
+  }
+
+  /** A full pass for the endpoint soon, reading its place in the log (a delivery queued, the place moved back). */
+  wake(endpointId: string): void {
+    this.state(endpointId).logged += 1;
+    this.schedule(endpointId, true);
+  }
+
+  /**
+   * A pass for the endpoint soon (full: due retries and stale events too). Coalesced: the passes asked for in one
+   * tick start together in the next, so their first reads share one write to Redis, and a burst costs one round.
+   */
+  private schedule(endpointId: string, full: boolean): void {
+    if (this.stopped) return;
+    this.waking.set(endpointId, full || (this.waking.get(endpointId) ?? false));
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      for (const id of this.endpoints.keys()) void this.pass(id);
+      const batch = [...this.waking];
+      this.waking.clear();
+      for (const [id, asFull] of batch) void this.pass(id, asFull);
     });
-  }
-
-  wake(endpointId: string): void {
-    if (!this.stopped) setImmediate(() => void this.pass(endpointId));
   }
 
   /** Stops taking work; attempts in flight get `graceMs` to end (those cut are taken up again later: see visibilityMs). */
@@ -136,7 +182,21 @@ export class DeliveryWorker {
 
   private state(id: string): EndpointWork {
     let w = this.work.get(id);
-    if (!w) this.work.set(id, (w = { inFlight: 0, passing: false, again: false, retrying: 0, lastCountAt: 0 }));
+    if (!w) {
+      w = {
+        inFlight: 0,
+        passing: false,
+        again: false,
+        againFull: false,
+        moreDue: false,
+        moreNew: false,
+        logged: 0,
+        readUpTo: 0,
+        retrying: 0,
+        lastCountAt: 0,
+      };
+      this.work.set(id, w);
+    }
     return w;
   }
 
@@ -145,17 +205,23 @@ export class DeliveryWorker {
     this.warnedDown = true;
   }
 
-  private async pass(id: string): Promise<void> {
+  private async pass(id: string, full: boolean): Promise<void> {
     const w = this.state(id);
-    if (w.passing) return void (w.again = true);
+    if (w.passing) {
+      w.again = true;
+      w.againFull ||= full;
+      return;
+    }
     w.passing = true;
     try {
-      do {
+      for (let asFull = full; ; asFull = w.againFull) {
         w.again = false;
+        w.againFull = false;
         const endpoint = this.endpoints.get(id);
         if (!endpoint?.enabled || this.stopped) return;
-        await this.fill(endpoint, w);
-      } while (w.again);
+        await this.fill(endpoint, w, asFull);
+        if (!w.again) return;
+      }
     } catch (err) {
       this.storeDown(err);
     } finally {
@@ -163,25 +229,45 @@ export class DeliveryWorker {
     }
   }
 
-  /** Starts attempts up to the endpoint's free slots: due retries, stale in-flight events, then new events. */
-  private async fill(endpoint: StoredEndpoint, w: EndpointWork): Promise<void> {
+  /**
+   * Starts attempts up to the endpoint's free slots: due retries (full passes), stale in-flight events, then new
+   * events. Notes what it had to leave for want of a slot, for the next attempt's end to come back for it.
+   */
+  private async fill(endpoint: StoredEndpoint, w: EndpointWork, full: boolean): Promise<void> {
     const { store } = this.deps;
     const now = this.deps.now();
     let free = this.settings.maxInFlightPerEndpoint - w.inFlight;
-    if (free <= 0) return;
-    const due = await store.claimDue(endpoint.id, now, free, now + this.visibilityMs);
-    for (const record of due) this.begin(endpoint, record, null);
-    free -= due.length;
-    if (free > 0 && Date.now() - w.lastCountAt >= this.visibilityMs / 2) {
+    if (free <= 0) {
+      w.moreNew = true;
+      w.moreDue ||= full;
+      return;
+    }
+    if (full) {
+      const due = await store.claimDue(endpoint.id, now, free, now + this.visibilityMs);
+      for (const record of due) this.begin(endpoint, record, null);
+      w.moreDue = due.length === free;
+      free -= due.length;
+    }
+    // Every visibilityMs / 2 whatever woke the pass (the retry set counted before the first read).
+    const counting = free > 0 && Date.now() - w.lastCountAt >= this.visibilityMs / 2;
+    if (counting) {
       w.lastCountAt = Date.now();
       w.retrying = (await store.waiting(endpoint.id)).retrying;
       free -= await this.startEvents(endpoint, await store.claimStale(endpoint.id, this.consumer, this.visibilityMs, free));
     }
-    // A full retry set: the endpoint holds its place in the log and reads nothing new.
-    if (free <= 0 || w.retrying >= this.settings.retrySetMax) return;
+    // No free slot, or a full retry set (the endpoint holds its place in the log and reads nothing new): an
+    // attempt's end comes back.
+    w.moreNew = free <= 0 || w.retrying >= this.settings.retrySetMax;
+    if (w.moreNew) return;
+    // A full pass reads only when the log has news the endpoint has not read (events of kinds it does not take, a
+    // read that failed), and on the count's beat (what no tail told of: events logged while this replica was down).
+    if (full && !counting && w.readUpTo === w.logged) return;
+    const seen = w.logged;
     const fresh = await store.readNew(endpoint.id, this.consumer, free);
     await this.startEvents(endpoint, fresh);
+    // As many as asked for: there may be more at once; fewer: caught up with what was heard of before the read.
     if (fresh.length === free) w.again = true;
+    else w.readUpTo = Math.max(w.readUpTo, seen);
   }
 
   /** Starts the events the endpoint takes, releases the others; returns how many started. */
@@ -212,7 +298,8 @@ export class DeliveryWorker {
       .finally(() => {
         w.inFlight -= 1;
         this.attempts.delete(attempt);
-        this.wake(endpoint.id);
+        // Only work a pass left behind for want of this slot needs one now; the rest waits for its wake or the poll.
+        if (w.moreDue || w.moreNew) this.schedule(endpoint.id, w.moreDue);
       });
     this.attempts.add(attempt);
   }
@@ -221,7 +308,7 @@ export class DeliveryWorker {
   private async attempt(endpoint: StoredEndpoint, record: DeliveryRecord, ackSeq: string | null): Promise<void> {
     const { dispatcher, store, metrics, log, now } = this.deps;
     const startedAt = now();
-    const body = webhookBody(record.event, record.eventId);
+    const body = this.bodyOf(record);
     const headers = signedHeaders(endpoint.secrets, record.eventId, new Date(startedAt), body);
     const result = await dispatcher.post(endpoint.url, body, { ...headers });
     const ok = result.error === null;
@@ -241,6 +328,17 @@ export class DeliveryWorker {
     if (status === 'FAILED')
       log.info('webhook delivery failed for good', { endpointId: endpoint.id, eventId: record.eventId, kind: record.kind });
     if (settled.failingSince !== null && now() - settled.failingSince >= this.settings.disableAfterMs) await this.disable(endpoint);
+  }
+
+  private bodyOf(record: DeliveryRecord): string {
+    let body = this.bodies.get(record.eventId);
+    if (body === undefined) {
+      body = webhookBody(record.event, record.eventId);
+      this.bodies.set(record.eventId, body);
+      // The oldest out (a Map keeps insertion order).
+      if (this.bodies.size > BODIES_KEPT) this.bodies.delete(this.bodies.keys().next().value!);
+    }
+    return body;
   }
 
   private async disable(endpoint: StoredEndpoint): Promise<void> {

@@ -1,6 +1,7 @@
 // One endpoint's trouble stays its own. A receiver that answers after 20 s
 // (past the default 15 s timeout) holds its own attempts, and another
-// endpoint's deliveries all arrive meanwhile. A dead endpoint does not fill
+// endpoint's deliveries all arrive meanwhile. An event wakes only the endpoints
+// that take its kind; the others read past it later, sending nothing. A dead endpoint does not fill
 // Redis: once its retry set is full it stops reading the log and holds its
 // place there, and Redis holds no more for it however many events come; back
 // up, it delivers them all.
@@ -99,4 +100,31 @@ describe('per-endpoint isolation', () => {
     await waitFor(() => refsAt(dead, 'dead-ref').size === 200, 'all 200 delivered', 30_000, 50);
     expect(await redis.zcard(retrySet)).toBe(0);
   }, 60_000);
+
+  it('an endpoint is sent only the kinds it takes, and reads past the others without leaving them in flight', async () => {
+    const failures = await receiver();
+    const successes = await receiver();
+    const { id } = await createEndpoint(stack, failures.url, ['charge.failed']);
+    await createEndpoint(stack, successes.url, ['charge.success']);
+    const url = stack.gateway.webhookUrl!;
+    // The failures first: the successes after them wake only the other endpoint, so only the full pass (pollMs) reads
+    // them past for this one.
+    for (let i = 0; i < 3; i++) expect(await postServiceWebhook(url, stack.webhookSecret, i, 'kinds-ko', 'charge.failed')).toBe(200);
+    for (let i = 0; i < 30; i++) expect(await postServiceWebhook(url, stack.webhookSecret, i, 'kinds-ok')).toBe(200);
+    await waitFor(() => refsAt(successes, 'kinds-ok-ref').size === 30, 'the 30 successes delivered', 10_000, 20);
+    await waitFor(() => refsAt(failures, 'kinds-ko-ref').size === 3, 'the 3 failures delivered', 10_000, 20);
+    const kindsAt = (r: Receiver) => new Set(r.received.map((x) => (JSON.parse(x.body) as { type: string }).type));
+    expect(kindsAt(failures)).toEqual(new Set(['charge.failed']));
+    expect(failures.received).toHaveLength(3);
+    expect(kindsAt(successes)).toEqual(new Set(['charge.success']));
+    // The charge.failed endpoint's place in the log is past every event, and none is left in flight.
+    const group = `webhooks:${raw(id)}`;
+    const place = async () => {
+      const groups = (await redis.xinfo('GROUPS', `${namespace}:events:log`)) as unknown[][];
+      const mine = groups.find((g) => g[g.indexOf('name') + 1] === group)!;
+      return { pending: Number(mine[mine.indexOf('pending') + 1]), lag: Number(mine[mine.indexOf('lag') + 1]) };
+    };
+    await waitFor(async () => (await place()).lag === 0, 'the endpoint read past the other kinds', 10_000, 20);
+    expect(await place()).toEqual({ pending: 0, lag: 0 });
+  }, 30_000);
 });

@@ -3,11 +3,17 @@
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';
 
-/** Posts the service's webhook for event `i` (a charge.success) to a replica; resolves with its HTTP status. */
-export async function postServiceWebhook(webhookUrl: string, secret: string, i: number, tag: string): Promise<number> {
+/** Posts the service's webhook for event `i` (a charge.success unless `event` says otherwise) to a replica; resolves with its HTTP status. */
+export async function postServiceWebhook(
+  webhookUrl: string,
+  secret: string,
+  i: number,
+  tag: string,
+  event = 'charge.success',
+): Promise<number> {
   const body = JSON.stringify({
     id: `${tag}-${i}`,
-    event: 'charge.success',
+    event,
     data: { reference: `${tag}-ref-${i}`, status: 'success', amount: 100 + i },
   });
   const res = await request(webhookUrl, {
