@@ -2,6 +2,8 @@
 // request arriving; a pipeline sent in one write is one) and commands by name (INFO commandstats, a script's own
 // `redis.call`s included). Each look is one `INFO stats commandstats` on a connection of the test's own.
 import { Redis } from 'ioredis';
+import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
+import { startRedisServer } from './redis-server.js';
 
 export interface RedisCounts {
   reads: number;
@@ -34,4 +36,26 @@ export function countsBetween(before: RedisCounts, after: RedisCounts): { roundT
     if (grew > 0) calls[name] = grew;
   }
   return { roundTrips: after.reads - before.reads - 1, calls };
+}
+
+/** A private redis-server, the gateway's connection to it under `namespace`, and a counting connection beside it. */
+export interface CountedRedis {
+  redis: GatewayRedis;
+  admin: Redis;
+  close(): Promise<void>;
+}
+
+export async function startCountedRedis(namespace: string): Promise<CountedRedis> {
+  const server = await startRedisServer();
+  const redis = await connectRedis({ url: server.url, namespace });
+  const admin = await countingConnection(server.url);
+  return {
+    redis,
+    admin,
+    async close() {
+      admin.disconnect();
+      await redis.close();
+      await server.stop();
+    },
+  };
 }

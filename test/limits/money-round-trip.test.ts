@@ -7,9 +7,8 @@ import type { LimitsConfig } from '../../src/config.js';
 import { createRateLimits } from '../../src/limits/index.js';
 import type { RateLimits } from '../../src/limits/operation-limits.js';
 import { silentLogger } from '../../src/logger.js';
-import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { countingConnection, countsBetween, redisCounts } from '../helpers/redis-counts.js';
-import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
+import type { GatewayRedis } from '../../src/redis/index.js';
+import { countsBetween, redisCounts, startCountedRedis, type CountedRedis } from '../helpers/redis-counts.js';
 
 // General 2 and money 2 a minute, for staff subjects and client addresses alike.
 const LIMITS = {
@@ -30,19 +29,14 @@ async function exhaustGeneral(limits: RateLimits, key: string) {
 }
 
 describe('on Redis', () => {
-  let server: TestRedisServer;
+  let counted: CountedRedis;
   let redis: GatewayRedis;
   let admin: Redis;
   beforeAll(async () => {
-    server = await startRedisServer();
-    redis = await connectRedis({ url: server.url, namespace: 'money-rtt' });
-    admin = await countingConnection(server.url);
+    counted = await startCountedRedis('money-rtt');
+    ({ redis, admin } = counted);
   });
-  afterAll(async () => {
-    admin?.disconnect();
-    await redis?.close();
-    await server?.stop();
-  });
+  afterAll(() => counted?.close());
 
   it('spends both points in one round trip', async () => {
     const { limits } = limitsCountingRefusals(redis);

@@ -3,23 +3,17 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisReconcileStore, type WatchedResource } from '../../src/reconcile/store.js';
-import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
-import { countingConnection, countsBetween, redisCounts } from '../helpers/redis-counts.js';
-import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
+import type { GatewayRedis } from '../../src/redis/index.js';
+import { countsBetween, redisCounts, startCountedRedis, type CountedRedis } from '../helpers/redis-counts.js';
 
-let server: TestRedisServer;
+let counted: CountedRedis;
 let redis: GatewayRedis;
 let admin: Redis;
 beforeAll(async () => {
-  server = await startRedisServer();
-  redis = await connectRedis({ url: server.url, namespace: 'watch-rtt' });
-  admin = await countingConnection(server.url);
+  counted = await startCountedRedis('watch-rtt');
+  ({ redis, admin } = counted);
 });
-afterAll(async () => {
-  admin?.disconnect();
-  await redis?.close();
-  await server?.stop();
-});
+afterAll(() => counted?.close());
 
 const item = (dueAt: number, lastStatus: string | null = null): WatchedResource => ({
   type: 'charge',
