@@ -55,7 +55,8 @@ export function memoryRateLimiter(options: WindowOptions & { maxKeys?: number; n
 export function redisRateLimiter(redis: GatewayRedis, name: string, options: WindowOptions, log: Logger): RateLimiter {
   const shared = new RateLimiterRedis({
     storeClient: redis.commands,
-    keyPrefix: redis.key('ratelimit', name),
+    // One key per caller and window, touched by one script at a time: untagged, so a Cluster spreads callers over its shards.
+    keyPrefix: redis.soloKey('ratelimit', name),
     points: options.points,
     duration: Math.max(1, Math.round(options.windowMs / 1000)),
     rejectIfRedisNotReady: true,

@@ -49,6 +49,11 @@ export interface GatewayRedis {
    * and every Lua script and MULTI over several of them is legal there.
    */
   key(...parts: string[]): string;
+  /**
+   * `<namespace>:<part>...` on every topology: a key no script or MULTI shares with another (a rate-limit counter).
+   * Untagged on a Cluster, such keys spread over every shard by their own names instead of pinning the gateway's slot.
+   */
+  soloKey(...parts: string[]): string;
   /** Fail-fast connection for ordinary commands. */
   readonly commands: RedisClient;
   /** Fail-fast connection for PUBLISH (a subscriber-mode connection cannot publish). */
@@ -166,6 +171,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
     namespace,
     topology: topology.kind,
     key: topology.kind === 'cluster' ? (...parts) => [`{${namespace}}`, ...parts].join(':') : (...parts) => [namespace, ...parts].join(':'),
+    soloKey: (...parts) => [namespace, ...parts].join(':'),
     commands,
     publisher,
     subscriber,
