@@ -3,7 +3,7 @@
 // call within PAYOUT_BATCH_LEASE_MS + 10 s, the batch is final within 100 s of the kill, succeeded grows during the
 // takeover, and every item is paid exactly once at the sandbox. Only the sandbox is slowed: its transfers take 8 s
 // to complete, so items are still in flight at the kill and during the takeover.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
@@ -14,7 +14,8 @@ import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
 import { killHard, startChildReplica, stopChildReplicas, type ChildReplica } from '../helpers/child-replica.js';
-import { AddItems, BatchView, CreateBatch, StartBatch, item } from './documents.js';
+import { BatchView } from './documents.js';
+import { startedBatch } from './started-batch.js';
 
 const LEASE_MS = 10_000; // PAYOUT_BATCH_LEASE_MS's default
 const namespace = uniqueNamespace('payout-takeover-defaults');
@@ -39,21 +40,9 @@ it('SIGKILL at ~500 of 1,000 sent, defaults: next bulk call within the lease + 1
   const [a, b] = replicas as [ChildReplica, ChildReplica];
   const { token } = await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'payroll', ttlSeconds: 600 });
   const auth = { authorization: `Bearer ${token}` };
-  const created = (await postGraphQL(a.url, CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'payroll' } }, auth)).data!
-    .createPayoutBatch;
-  if (created.__typename !== 'CreatePayoutBatchPayload') throw new Error(created.__typename);
-  const id = created.batch.id;
-  for (const page of [1, 2]) {
-    const items = Array.from({ length: 500 }, (_, k) => item((page - 1) * 500 + k));
-    expect((await postGraphQL(a.url, AddItems, { input: { batchId: id, page, items } }, auth)).data!.addPayoutBatchItems.__typename).toBe(
-      'AddPayoutBatchItemsPayload',
-    );
-  }
   const bulk = () => sandbox.requests.count({ method: 'POST', path: '/v1/payment/transfers/bulk' });
-  expect((await postGraphQL(a.url, StartBatch, { input: { batchId: id } }, auth)).data!.startPayoutBatch.__typename).toBe(
-    'StartPayoutBatchPayload',
-  );
-  const taken = (r: ChildReplica) => r.output().includes(`"batchId":"${created.batch.batchId}","runner"`);
+  const { id, batchId } = await startedBatch(a.url, auth, 2);
+  const taken = (r: ChildReplica) => r.output().includes(`"batchId":"${batchId}","runner"`);
   await waitFor(() => taken(a) || taken(b), 'a replica to take the batch', 10_000, 10);
   const [victim, survivor] = taken(a) ? [a, b] : [b, a];
   await waitFor(() => bulk() >= 5, 'five chunks to be sent', 30_000, 2);

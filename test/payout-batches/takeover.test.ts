@@ -2,7 +2,7 @@
 // takes over the batch's lease and finishes it; every item is paid exactly
 // once (the sandbox holds one transfer per item, by ext_id). Both replicas are
 // real processes sharing Redis; the sandbox is this test's, over HTTP.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
@@ -13,7 +13,8 @@ import { Api } from '../helpers/sandbox-api.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
 import { startChildReplica, stopChildReplicas, type ChildReplica } from '../helpers/child-replica.js';
-import { AddItems, BatchView, CreateBatch, StartBatch, item } from './documents.js';
+import { BatchView } from './documents.js';
+import { startedBatch } from './started-batch.js';
 
 const namespace = uniqueNamespace('payout-takeover');
 const jwtSecret = randomBytes(32).toString('hex');
@@ -50,20 +51,9 @@ it('a replica killed halfway through a batch: the other finishes it, every item 
   const [a, b] = replicas as [ChildReplica, ChildReplica];
   const { token } = await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'back-office', ttlSeconds: 600 });
   const auth = { authorization: `Bearer ${token}` };
-  const created = (await postGraphQL(a.url, CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'payroll' } }, auth)).data!
-    .createPayoutBatch;
-  if (created.__typename !== 'CreatePayoutBatchPayload') throw new Error(created.__typename);
-  const id = created.batch.id;
-  for (const page of [1, 2, 3, 4]) {
-    const items = Array.from({ length: 500 }, (_, k) => item((page - 1) * 500 + k));
-    const added = await postGraphQL(a.url, AddItems, { input: { batchId: id, page, items } }, auth);
-    expect(added.data!.addPayoutBatchItems.__typename).toBe('AddPayoutBatchItemsPayload');
-  }
   const bulk = () => sandbox.requests.count({ method: 'POST', path: '/v1/payment/transfers/bulk' });
-  const started = await postGraphQL(a.url, StartBatch, { input: { batchId: id } }, auth);
-  expect(started.data!.startPayoutBatch.__typename).toBe('StartPayoutBatchPayload');
+  const { id, batchId } = await startedBatch(a.url, auth, 4);
 
-  const batchId = created.batch.batchId;
   const taken = (r: ChildReplica) => r.output().includes(`"batchId":"${batchId}","runner"`);
   await waitFor(() => taken(a) || taken(b), 'a replica to take the batch', 10_000, 10).catch((err: unknown) => {
     throw new Error(`${String(err)}\n--- a:\n${a.output().slice(-3000)}\n--- b:\n${b.output().slice(-3000)}`);
