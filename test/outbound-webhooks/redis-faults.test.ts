@@ -104,8 +104,10 @@ describe('Redis down, and a gateway restart', () => {
     clock.t += 10_000;
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(first.logLines.some((l) => l.includes('webhook delivery paused'))).toBe(true);
-    await redis.restart();
+    // Closed while Redis is still down: back up under the first gateway, it could claim a due retry and try the
+    // receiver (still 503), which would put that delivery 5 minutes ahead, beyond this test's clock.
     await first.close();
+    await redis.restart();
 
     // A new gateway on the same Redis: the retries are still there, and now the receiver answers.
     receiver.behaviour = 200;
