@@ -181,7 +181,11 @@ describe('webhook receiver', () => {
     const totalChunks = 1024;
     let pulled = 0;
     const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
+      // One chunk per turn of the event loop (the receiver runs in this process): the 413 sent at 1 MiB is read
+      // while the body still flows, as a separate client would, not left unread until the server cuts the connection
+      // at LINGER_MAX_BYTES, whose reset would then discard it (a flake on a loaded machine).
+      async pull(controller) {
+        await new Promise((resolve) => setImmediate(resolve));
         if (pulled++ >= totalChunks) controller.close();
         else controller.enqueue(chunk);
       },
