@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # The gateway's production image (README "Deploying"). Two stages: the build stage has the dev
-# dependencies (TypeScript) and compiles src/ to dist/; the runtime stage installs only the
-# production dependencies and runs the compiled gateway as a non-root user.
+# dependencies (TypeScript, esbuild), compiles src/ to dist/src/ and bundles that with every
+# dependency into dist/bundle/ (scripts/bundle.mjs); the runtime stage installs nothing and runs
+# the bundle as a non-root user.
 
 # Node 24, maintenance LTS until 2028-04-30 (README "Deploying" says why 24 and not 26). `.ci/run` reads this line
 # and runs the whole test suite on this very release, taken from the npm registry's `node` package: bump both here.
@@ -12,6 +13,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 
@@ -20,9 +22,9 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/dist/src ./dist/src
+# package.json: the gateway reads its version from it, and finds the project's root (client/) by it.
+COPY package.json ./
+COPY --from=build /app/dist/bundle ./dist/bundle
 # The client kit's documents: GraphiQL's tabs and the trusted-documents manifest are read at run time.
 COPY client ./client
 # The image's own unprivileged user (uid 1000).
@@ -35,4 +37,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 # PAYMENT_TIMEOUT_MS plus a margin before it is killed (compose: stop_grace_period).
 STOPSIGNAL SIGTERM
 # node itself, not npm: the signal must reach the gateway (same command as `npm run start:prod`).
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/bundle/main.mjs"]

@@ -3,12 +3,15 @@
 // `node`, as `npm start` runs the compiled gateway, instead of transpiling every module again through tsx
 // in each process (which took twice the CPU of the start itself). esbuild is the transform tsx applies, so
 // the code run is the same; the output sits inside the project (.scratch/, gitignored) so that packages and
-// the project's files (package.json, client/) are found from it as from src/.
+// the project's files (package.json, client/) are found from it as from src/. The programs a test starts
+// are then bundled as `npm run build` bundles the gateway (scripts/bundle.mjs), so a process starts as the
+// production one does: one module to load instead of a thousand (about 1 s of CPU less per process on Node 20).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { bundle } from '../scripts/bundle.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +21,19 @@ declare module 'vitest' {
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The files tests start as programs (test/helpers/compiled.ts hands out their bundle). */
+const PROGRAMS = [
+  'src/main.ts',
+  'src/sandbox/main.ts',
+  ...readdirSync(path.join(repoRoot, 'scripts'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `scripts/${f}`),
+  'test/helpers/replica-process.ts',
+  'test/events/fixtures/bus-exit.ts',
+  'test/live/fixtures/memory-rounds.ts',
+  'test/sandbox/fixtures/close-exits.ts',
+];
 
 function typeScriptFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -45,6 +61,10 @@ async function compileInto(outdir: string): Promise<void> {
     tsconfig: path.join(repoRoot, 'tsconfig.json'),
     logLevel: 'error',
   });
+  await bundle(
+    Object.fromEntries(PROGRAMS.map((file) => [file.replace(/\.ts$/, ''), path.join(outdir, file.replace(/\.ts$/, '.js'))])),
+    path.join(outdir, 'bundle'),
+  );
 }
 
 async function compile(): Promise<string> {

@@ -28,7 +28,7 @@ let authorization = '';
 
 beforeAll(async () => {
   const scripts = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')).scripts as Record<string, string>;
-  expect(scripts.start).toBe('node dist/src/main.js');
+  expect(scripts.start).toBe('node dist/bundle/main.mjs');
   child = spawn(process.execPath, [compiled('src/main.ts')], {
     cwd: repoRoot,
     // debug: the embedded sandbox logs each request it serves (how the test sees the subscription's baseline).

@@ -1,9 +1,12 @@
 // Prints where a .cpuprofile (node --cpu-prof) spent its busy time: idle samples and module loading
 // (the start) are left out, so that the shares are those of serving requests, whatever the load of
 // the machine was. Native frames (a socket write, a file write) are charged to the module that called
-// them. The quick look before opening the profile in Chrome's DevTools.
+// them. The quick look before opening the profile in Chrome's DevTools. A frame in the production bundle
+// (dist/bundle/, scripts/bundle.mjs) is charged to the module esbuild's marker above its line names
+// (`// node_modules/<package>/...` or `// dist/src/...`), so the shares read as they would unbundled.
 //   npx tsx bench/lib/profile-summary.ts <file.cpuprofile> [top]
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
@@ -20,7 +23,42 @@ const ancestors = function* (id: number) {
   for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) yield byId.get(at)!;
 };
 
-const shortUrl = (url: string) => url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/dist\//, 'dist/');
+/** Per bundle file, the line of each module marker and the module's path, in order. */
+const markers = new Map<string, Array<[number, string]>>();
+function markersOf(url: string): Array<[number, string]> {
+  let found = markers.get(url);
+  if (!found) {
+    found = [];
+    const lines = readFileSync(fileURLToPath(url), 'utf8').split('\n');
+    lines.forEach((line, at) => {
+      const marker = /^\/\/ ((?:node_modules|dist\/src)\/\S+)$/.exec(line);
+      if (marker) found!.push([at, marker[1]!]);
+    });
+    markers.set(url, found);
+  }
+  return found;
+}
+/** A bundle frame's url made that of the module it came from (the last marker at or above its line). */
+function unbundled(callFrame: ProfileNode['callFrame']): void {
+  if (!/\/dist\/bundle\/.*\.mjs$/.test(callFrame.url)) return;
+  const list = markersOf(callFrame.url);
+  let low = 0;
+  let high = list.length - 1;
+  let best = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (list[mid]![0] <= callFrame.lineNumber) [best, low] = [mid, mid + 1];
+    else high = mid - 1;
+  }
+  // Above the first marker: esbuild's own helpers (module wrappers, the getters of re-exported bindings).
+  if (best < 0) return void (callFrame.url = '(esbuild runtime)');
+  callFrame.url = `file:///${list[best]![1]}`;
+  // The line within the bundled module (its marker is the line above its first): near, not the source's own.
+  callFrame.lineNumber -= list[best]![0] + 1;
+}
+for (const node of profile.nodes) unbundled(node.callFrame);
+
+const shortUrl = (url: string) => url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*?\/?dist\//, 'dist/');
 /** The package (node_modules), the compiled file (dist/), or the Node module (node:...). */
 function moduleOf(url: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);

@@ -66,7 +66,7 @@ export async function startGatewayProcess(
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // BENCH_GATEWAY_FLAGS='--trace-gc': more node flags for the gateway; BENCH_GATEWAY_LOG=<file>: its output, kept.
   const flags = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = await startChild(node, [...profile, ...flags, join(ROOT, 'dist/src/main.js')], {
+  const child = await startChild(node, [...profile, ...flags, join(ROOT, 'dist/bundle/main.mjs')], {
     label: 'gateway',
     ready: /GraphQL gateway ready: (\S+)/,
     env: {

@@ -1,8 +1,9 @@
 // Files the gateway reads at run time that are not compiled code: the client
 // kit's documents (GraphiQL's tabs) and its trusted-documents manifest. They sit
 // at the project root, which is two levels above this module when it runs from
-// src/files/ (tsx) and three above when it runs from dist/src/files/ (npm start):
-// the root is the nearest folder holding package.json.
+// src/files/ (tsx), three above from dist/src/files/ and two or three above from
+// the bundle (dist/bundle/ or its chunks/: npm start): the root is the nearest
+// folder holding package.json.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -8,7 +8,7 @@ import { startStack, type TestStack } from '../helpers/gateway.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 import { startSentinelSet, type SentinelSet } from '../helpers/redis-topology.js';
 import { waitFor } from '../helpers/wait.js';
-import { createEndpoint, startReceiver, type Receiver } from './helpers.js';
+import { createEndpoint, DELIVERIES, gql, startReceiver, type Receiver } from './helpers.js';
 import { postServiceWebhook } from './replica-support.js';
 
 /** Posts event `i` until the gateway acknowledges it (as the service retries a webhook that was not answered 200). */
@@ -93,10 +93,17 @@ describe('Redis down, and a gateway restart', () => {
     const webhookSecret = 'outage-secret-outage-secret';
     const clock = { t: Date.now() };
     const first = await startStack({ env, webhookSecret, redisNamespace: 'outage', outboundWebhooks: { now: () => clock.t, pollMs: 50 } });
-    await createEndpoint(first, receiver.url);
+    const endpoint = await createEndpoint(first, receiver.url);
     receiver.behaviour = 503;
     for (let i = 0; i < 20; i++) await postUntilAccepted(first, i, 'outage');
     await waitFor(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size === 20, 'a first attempt of each', 10_000, 20);
+    // Each failed attempt recorded with its retry: one still on its way back from the receiver when Redis goes down
+    // would be a delivery in flight, taken over only after the visibility timeout (20 s of Redis's own clock).
+    const waiting = async () => {
+      const log = (await gql(first, DELIVERIES, { endpointId: endpoint.id, filter: { status: 'PENDING' } })).data?.webhookDeliveries;
+      return log?.totalCount === 20 && log.edges.every((edge: { node: { attempts: unknown[] } }) => edge.node.attempts.length === 1);
+    };
+    await waitFor(waiting, 'each failed attempt recorded with a retry', 10_000, 20);
     const firstIds = new Map(receiver.received.map((r) => [JSON.parse(r.body).data.reference as string, r.headers['webhook-id']]));
 
     // Redis goes down while the retries wait; the gateway keeps running and says so, once.
