@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+/** Where `experimental.fsModuleCache` keeps transformed modules (vitest's default folder). */
+const TRANSFORM_CACHE = 'node_modules/.experimental-vitest-cache';
 
 /** Test files that mock a module (vi.mock): none today; list one here if it must. */
 const MOCKING: string[] = [];
@@ -33,9 +36,11 @@ export default defineConfig({
     // Most of a file's time is spent waiting on sockets, Redis, failovers and default timers (a takeover
     // test waits 20 s of real time), not on the CPU. With four forks the four longest waiters held every
     // fork at the start while the cores idled; eight overlap the waits with the CPU-bound files (measured
-    // on this 2-core machine, warm: 109 s with four, 98-102 s with six, 88 s with eight). Set here, not on
-    // the command line: each project inherits it (`--maxWorkers` alone left the projects at four).
-    maxWorkers: 8,
+    // on this 2-core machine, warm: 109 s with four, 98-102 s with six, 86-88 s with eight). But before the
+    // transform cache below exists (a fresh clone), each fork transforms the sources itself, and eight
+    // then cost more than they save (fresh clone: 134 s with four, 151 s with eight). Set here, not on the
+    // command line: each project inherits it (`--maxWorkers` alone left the projects at four).
+    maxWorkers: existsSync(TRANSFORM_CACHE) ? 8 : 4,
     experimental: {
       // Keeps each module's transform on disk (node_modules/.experimental-vitest-cache, keyed on the file's
       // content and the config), so a run re-transforms only what changed: measured 10 s of transform down to

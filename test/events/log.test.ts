@@ -174,3 +174,36 @@ describe('a reader that fell behind the retention', () => {
     await tailer.stop();
   });
 });
+
+describe('the in-memory log read after or before any id', () => {
+  it('answers every id (present, trimmed, between two, beyond the newest) as a scan of the log would', async () => {
+    let t = 1_000;
+    // Several events per millisecond and gaps between milliseconds: ids such as 1000-0, 1000-1, 1003-0.
+    const log = memoryEventLog({ now: () => t, maxEntries: 40 });
+    for (let i = 0; i < 60; i++) {
+      if (i % 3 === 0) t += 1 + (i % 4);
+      await log.append(record(`ref-${i}`));
+    }
+    const all = await log.ascending(null, 1_000);
+    expect(all).toHaveLength(40);
+    const seqs = all.map((e) => e.seq);
+    const probes = new Set<string>(['0-0', seqs[0]!, seqs.at(-1)!, `${t + 10}-0`]);
+    for (const seq of seqs) {
+      const [ms, n] = seq.split('-').map(Number) as [number, number];
+      for (const probe of [seq, `${ms}-${n + 1}`, `${ms - 1}-99`, `${ms + 1}-0`]) probes.add(probe);
+    }
+    for (const from of probes) {
+      const after = seqs.filter((s) => compareStreamIds(s, from) > 0);
+      const before = seqs.filter((s) => compareStreamIds(s, from) < 0).reverse();
+      expect(
+        (await log.ascending(from, 5)).map((e) => e.seq),
+        `after ${from}`,
+      ).toEqual(after.slice(0, 5));
+      expect(
+        (await log.descending(from, 5)).map((e) => e.seq),
+        `before ${from}`,
+      ).toEqual(before.slice(0, 5));
+    }
+    expect((await log.descending(null, 3)).map((e) => e.seq)).toEqual(seqs.slice(-3).reverse());
+  });
+});
