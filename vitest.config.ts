@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { TRANSFORM_CACHE, transformCacheMark } from './test/transform-cache-mark.js';
 
 const require = createRequire(import.meta.url);
-/** Where `experimental.fsModuleCache` keeps transformed modules (vitest's default folder). */
-const TRANSFORM_CACHE = 'node_modules/.experimental-vitest-cache';
 
 /** Test files that mock a module (vi.mock): none today; list one here if it must. */
 const MOCKING: string[] = [];
@@ -28,7 +28,7 @@ export default defineConfig({
     // expect.hasAssertions() before every test: a test that asserts nothing fails.
     setupFiles: ['test/setup.ts'],
     // Compiles the project once for the tests that start it in a process of its own (test/helpers/compiled.ts).
-    globalSetup: ['test/compile-once.ts'],
+    globalSetup: ['test/compile-once.ts', 'test/transform-cache.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Servers bind real ports; files run in parallel forks, each picking free ports.
@@ -38,9 +38,10 @@ export default defineConfig({
     // fork at the start while the cores idled; eight overlap the waits with the CPU-bound files (measured
     // on this 2-core machine, warm: 109 s with four, 98-102 s with six, 86-88 s with eight). But before the
     // transform cache below exists (a fresh clone), each fork transforms the sources itself, and eight
-    // then cost more than they save (fresh clone: 134 s with four, 151 s with eight). Set here, not on the
-    // command line: each project inherits it (`--maxWorkers` alone left the projects at four).
-    maxWorkers: existsSync(TRANSFORM_CACHE) ? 8 : 4,
+    // then cost more than they save (fresh clone: 134 s with four, 151 s with eight); the cache is per Node
+    // version (test/transform-cache.ts marks it after a whole run). Set here, not on the command line: each
+    // project inherits it (`--maxWorkers` alone left the projects at four).
+    maxWorkers: existsSync(path.join(TRANSFORM_CACHE, transformCacheMark())) ? 8 : 4,
     experimental: {
       // Keeps each module's transform on disk (node_modules/.experimental-vitest-cache, keyed on the file's
       // content and the config), so a run re-transforms only what changed: measured 10 s of transform down to
