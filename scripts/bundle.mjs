@@ -1,7 +1,8 @@
 // The production bundle: `npm run build` (and `npm start`) turns what tsc emitted (dist/src/) into
 // dist/bundle/main.mjs, the gateway and its dependencies in one ES module, plus chunks for what only some starts
 // load (the sandbox, GraphiQL's page, tracing). Node 20's loader resolves, reads and compiles each of the ~1,000
-// modules of dist/src/ one by one: about 1 s before the first answer, where the bundle takes a third of that.
+// modules of dist/src/ and its dependencies one by one: about 1 s before the first answer, where the bundle takes
+// a third of that.
 // The code is not minified (names and esbuild's `// node_modules/<package>/<file>` markers stay readable in a
 // profile), and no source map is written: no stack trace is ever logged or answered.
 //
@@ -54,9 +55,9 @@ const OUTDIR = path.join(repoRoot, 'dist', 'bundle');
 // Beside the bundle, not in it: the image copies dist/bundle/ whole.
 const INPUTS = path.join(repoRoot, 'dist', 'bundle-inputs.json');
 
-/** True when the last bundle is newer than every file it was made from (and than this script). */
+/** True when the last bundle is there and newer than every file it was made from (and than this script). */
 function upToDate() {
-  if (!existsSync(INPUTS)) return false;
+  if (!existsSync(INPUTS) || !existsSync(path.join(OUTDIR, 'main.mjs'))) return false;
   const made = statSync(INPUTS).mtimeMs;
   const inputs = [...JSON.parse(readFileSync(INPUTS, 'utf8')), fileURLToPath(import.meta.url)];
   return inputs.every((file) => existsSync(file) && statSync(file).mtimeMs <= made);
