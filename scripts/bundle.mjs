@@ -10,7 +10,6 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -32,6 +31,8 @@ const COMMONJS_GLOBALS = [
  */
 export async function bundle(entries, outdir) {
   rmSync(outdir, { recursive: true, force: true });
+  // Loaded only to bundle: an `npm start` with nothing changed skips it.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: entries,
     absWorkingDir: repoRoot,
