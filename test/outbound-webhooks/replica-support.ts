@@ -1,7 +1,9 @@
 // Webhooks from the payment service, signed as the service signs them, posted to a gateway (or a replica of one,
 // test/helpers/child-replica.ts): the real way events reach the log.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'undici';
+import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import { CREATE_ENDPOINT } from './helpers.js';
 
 /** Posts the service's webhook for event `i` (a charge.success unless `event` says otherwise) to a replica; resolves with its HTTP status. */
 export async function postServiceWebhook(
@@ -23,4 +25,16 @@ export async function postServiceWebhook(
   });
   await res.body.dump();
   return res.statusCode;
+}
+
+/** Creates the merchant's endpoint for `receiverUrl` through a replica, as a staff caller; resolves with the payload's type. */
+export async function createEndpointOnReplica(graphqlUrl: string, jwtSecret: string, receiverUrl: string): Promise<string> {
+  const token = (await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'test', ttlSeconds: 600 })).token;
+  const res = await request(graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiverUrl, idempotencyKey: randomUUID() } } }),
+  });
+  const created = (await res.body.json()) as { data: { createWebhookEndpoint: { __typename: string } } };
+  return created.data.createWebhookEndpoint.__typename;
 }

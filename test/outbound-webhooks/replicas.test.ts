@@ -3,19 +3,17 @@
 // and a second copy of an event comes only after a failed attempt. A replica
 // SIGKILLed with deliveries in flight: the other one delivers what it held
 // (claimed from the consumer group's pending list after the visibility timeout).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { startChildReplica, type ChildReplica } from '../helpers/child-replica.js';
 import { testKey } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
-import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
-import { postServiceWebhook } from './replica-support.js';
+import { startReceiver, type Receiver } from './helpers.js';
+import { createEndpointOnReplica, postServiceWebhook } from './replica-support.js';
 
 const namespace = uniqueNamespace('outbound-replicas');
 const jwtSecret = randomBytes(32).toString('hex');
@@ -39,14 +37,7 @@ beforeAll(async () => {
   const setup = { sandboxUrl: sandbox.url, apiKey: testKey('outbound-replicas'), jwtSecret, namespace, env };
   replicas = await Promise.all([startChildReplica(setup), startChildReplica(setup)]);
   receiver = await startReceiver();
-  const token = (await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'test', ttlSeconds: 600 })).token;
-  const res = await request(replicas[0]!.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiver.url, idempotencyKey: randomUUID() } } }),
-  });
-  const created = (await res.body.json()) as { data: { createWebhookEndpoint: { __typename: string } } };
-  expect(created.data.createWebhookEndpoint.__typename).toBe('CreateWebhookEndpointPayload');
+  expect(await createEndpointOnReplica(replicas[0]!.url, jwtSecret, receiver.url)).toBe('CreateWebhookEndpointPayload');
 }, 60_000);
 afterAll(async () => {
   await Promise.all(replicas.map((r) => r.stop()));

@@ -3,19 +3,17 @@
 // flight longer than an attempt can last (WEBHOOK_DELIVERY_TIMEOUT_MS, 15 s by default, + 5 s), and every event
 // reaches the receiver, accepted once, with its webhook-id. replicas.test.ts shortens the timeout to run the same
 // story in a few seconds; this file keeps every webhook setting at its default.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { killHard, startChildReplica, stopChildReplicas, type ChildReplica } from '../helpers/child-replica.js';
 import { testKey } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
-import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
-import { postServiceWebhook } from './replica-support.js';
+import { startReceiver, type Receiver } from './helpers.js';
+import { createEndpointOnReplica, postServiceWebhook } from './replica-support.js';
 
 const ATTEMPT_MS = 15_000; // WEBHOOK_DELIVERY_TIMEOUT_MS's default
 const namespace = uniqueNamespace('outbound-takeover-defaults');
@@ -32,14 +30,7 @@ beforeAll(async () => {
   const setup = { sandboxUrl: sandbox.url, apiKey: testKey('outbound-takeover-defaults'), jwtSecret, namespace, env };
   replicas = await Promise.all([startChildReplica(setup), startChildReplica(setup)]);
   receiver = await startReceiver();
-  const token = (await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'test', ttlSeconds: 600 })).token;
-  const res = await request(replicas[0]!.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiver.url, idempotencyKey: randomUUID() } } }),
-  });
-  const created = (await res.body.json()) as { data: { createWebhookEndpoint: { __typename: string } } };
-  expect(created.data.createWebhookEndpoint.__typename).toBe('CreateWebhookEndpointPayload');
+  expect(await createEndpointOnReplica(replicas[0]!.url, jwtSecret, receiver.url)).toBe('CreateWebhookEndpointPayload');
 }, 60_000);
 afterAll(async () => {
   await stopChildReplicas(replicas);
