@@ -39,7 +39,7 @@ export default defineConfig({
     // on this 2-core machine, warm: 109 s with four, 98-102 s with six, 86-88 s with eight). But before the
     // transform cache below exists (a fresh clone), each fork transforms the sources itself, and eight
     // then cost more than they save (fresh clone: 134 s with four, 151 s with eight); the cache is per Node
-    // version (test/transform-cache.ts marks it after a whole run). Set here, not on the command line: each
+    // version and config (test/transform-cache.ts marks it after a run). Set here, not on the command line: each
     // project inherits it (`--maxWorkers` alone left the projects at four).
     maxWorkers: existsSync(path.join(TRANSFORM_CACHE, transformCacheMark())) ? 8 : 4,
     experimental: {
