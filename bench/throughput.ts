@@ -141,9 +141,8 @@ async function throughputRounds(direct: Target, all: Contender[]): Promise<LoadR
   for (const contender of all) await load(contender.target, CONNECTIONS, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
     directRounds.push(await load(direct, CONNECTIONS, SECONDS));
-    // Each round starts with another contender: the one right after the direct GET ran measurably dearer (the stub
-    // and the machine still busy with the direct round's 20,000 requests a second), and the median must not keep
-    // that for one contender alone.
+    // Each round starts with another contender, so that whatever the direct round leaves behind (a stub and a machine
+    // busy with its 20,000-odd requests a second) does not weigh on one contender's every round.
     for (const contender of [...all.slice(round % all.length), ...all.slice(0, round % all.length)]) {
       const pid = contender.gateway.process.pid!;
       const cpuBefore = cpuSecondsOf(pid);
