@@ -1,6 +1,6 @@
 // The capacity model (issue 29): what each hot path costs Redis, what one Redis primary carries of each kind,
 // and what 1, 2, 4 and 8 replicas of the gateway carry on one Redis and on a 3-primary Redis Cluster. Every
-// Redis here is the bench's own (spare ports, stopped by PID), so nothing else counts. See README "Capacity".
+// Redis here is the bench's own (spare ports, stopped by PID), so nothing else counts. See docs/performance.md, "Capacity".
 //
 //   npm run bench:capacity
 //   BENCH_CAPACITY_REPLICAS=1,2 BENCH_CAPACITY_SECONDS=10 BENCH_CAPACITY_OPS=500 npm run bench:capacity

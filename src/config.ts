@@ -113,7 +113,7 @@ const envSchema = z.object({
   MAX_SUBSCRIPTIONS_PER_SUBJECT: positiveInt.default(500),
   /** Subscriptions this replica holds at once, all callers together. */
   MAX_SUBSCRIPTIONS: positiveInt.default(20_000),
-  // Bounded cost per request (src/limits/): see the README's "Limits".
+  // Bounded cost per request (src/limits/): see docs/limits.md.
   WS_MAX_CONNECTIONS_PER_IP: positiveInt.default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
@@ -134,7 +134,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** The header the trusted proxies write: x-forwarded-for (with X-Forwarded-Proto) or forwarded (RFC 7239). */
   TRUST_PROXY_HEADER: z.enum(['x-forwarded-for', 'forwarded']).default('x-forwarded-for'),
-  /** Payout batches (src/payout-batches/): see the README, "Paying many people at once". */
+  /** Payout batches (src/payout-batches/): see docs/payout-batches.md. */
   PAYOUT_BATCH_MAX_ITEMS: positiveInt.max(1_000_000).default(10_000),
   PAYOUT_BATCH_APPROVAL: z.enum(['none', 'required']).default('none'),
   PAYOUT_BATCH_CALLS_PER_SECOND: positiveInt.max(1_000).default(5),
@@ -170,7 +170,7 @@ const envSchema = z.object({
   /** OTLP/HTTP collector base URL (traces go to <url>/v1/traces); unset: no tracing. */
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('momo-gateway'),
-  /** Webhooks to the merchant's servers (src/outbound-webhooks/): see the README, "Webhooks to your server". */
+  /** Webhooks to the merchant's servers (src/outbound-webhooks/): see docs/webhooks.md. */
   WEBHOOK_ENDPOINTS_MAX: positiveInt.max(1_000).default(20),
   WEBHOOK_DELIVERY_TIMEOUT_MS: positiveInt.max(120_000).default(15_000),
   /** Waits before each retry of a failed delivery, comma-separated durations. */
@@ -369,7 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     trustedDocuments: {
       // allow in both modes: GraphiQL and ad-hoc documents run as text, and the client kit's hashes
-      // (what the README's urql and Apollo set-ups send) run too. Production frontends should set enforce.
+      // (what the urql and Apollo set-ups of docs/frontends.md send) run too. Production frontends should set enforce.
       mode: e.TRUSTED_DOCUMENTS ?? 'allow',
       extraManifests: e.TRUSTED_DOCUMENTS_MANIFEST ?? [],
     },

@@ -1,4 +1,4 @@
-// The capacity bench's tables, in Markdown (pasted into README "Capacity" as printed).
+// The capacity bench's tables, in Markdown (pasted into docs/performance.md, "Capacity", as printed).
 import type { PathCost } from './count.js';
 import type { ReplayRow } from './replay.js';
 import type { ScaleRow } from './scale.js';
@@ -17,7 +17,7 @@ export function printPathCosts(costs: PathCost[]): void {
   console.log('|---|---|---|---|');
   const webhook = costs.find((c) => c.label === 'webhook received (no subscriber)');
   for (const c of costs) {
-    const over = c.roundTrips > 3.05 ? ' (over 3: see README "Capacity")' : '';
+    const over = c.roundTrips > 3.05 ? ' (over 3: see docs/performance.md, "Capacity")' : '';
     const byName = c.calls.map(([name, n]) => `${name} ${f(n, 2)}`).join(', ');
     console.log(`| ${c.label} | ${f(c.commands, 2)} | ${f(c.roundTrips, 2)}${over} | ${byName} |`);
     if (webhook && c.label.includes('(outgoing)')) {

@@ -1,6 +1,6 @@
 // The scopes a staff token may carry (its space-separated `scope` claim). Which
 // root field each one opens is declared on the field itself (`access({ scope })`,
-// src/schema/access.ts); test/helpers/scope-table.ts reads the table back for the tests and the README.
+// src/schema/access.ts); test/helpers/scope-table.ts reads the table back for the tests and docs/access.md.
 export const SCOPES = [
   'payments:read',
   'payments:collect',

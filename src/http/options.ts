@@ -22,7 +22,7 @@ export interface GatewayServerOptions {
   maxSubscriptionsPerConnection?: number;
   /** Largest WebSocket frame accepted, in bytes. */
   maxFrameBytes?: number;
-  /** Bounded cost per request, browser safety, live-mode hardening (src/limits/, README "Limits"). */
+  /** Bounded cost per request, browser safety, live-mode hardening (src/limits/, docs/limits.md). */
   limits: LimitsConfig;
   /** Benchmarks only: no armor, upstream budget, rate limits, body or connection caps (browser safety stays). */
   limitsOff?: boolean;

@@ -1,5 +1,5 @@
 // Bounded cost per request and browser safety: what src/http/server.ts and
-// src/gateway.ts wire in. See the README's "Limits".
+// src/gateway.ts wire in. See docs/limits.md.
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
 import type { Logger } from '../logger.js';

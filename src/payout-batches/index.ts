@@ -1,5 +1,5 @@
-// Payout batches: a durable job the gateway runs for the caller (see the
-// README, "Paying many people at once"). This is what the schema uses: the
+// Payout batches: a durable job the gateway runs for the caller (see
+// docs/payout-batches.md). This is what the schema uses: the
 // batch operations, reads, the live view of one batch, and the runner every
 // replica starts. State lives in Redis when the gateway has one (shared by
 // replicas, kept across restarts), in memory otherwise (lost on restart).

@@ -1,5 +1,5 @@
 // GraphQL types of the typed errors, made from their declarations (src/errors/payment-errors.ts,
-// payout-batch-errors.ts; how to declare one: src/errors/typed-errors.ts and the README's "Adding an operation").
+// payout-batch-errors.ts; how to declare one: src/errors/typed-errors.ts and docs/adding-an-operation.md).
 import { ERROR_CODES, type ErrorCode } from '../upstream/call-error.js';
 import { builder } from './builder.js';
 import { SettlementStatusEnum, WalletEnum } from './enums.js';

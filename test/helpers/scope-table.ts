@@ -1,6 +1,6 @@
 // Which scope opens each root field, read from the schema: each field's
 // `access({ scope })` (src/schema/access.ts) stores its scope on the field, the one place
-// that decides. The README's scope table is this table printed (a test compares
+// that decides. The scope table of docs/access.md is this table printed (a test compares
 // them), so it cannot drift from the code.
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { SCOPES, type Scope } from '../../src/auth/index.js';
@@ -46,7 +46,7 @@ const KIND: Record<RootType, [one: string, many: string]> = {
   Subscription: ['subscription', 'subscriptions'],
 };
 
-/** The table as the README shows it (Markdown). */
+/** The table as docs/access.md shows it (Markdown). */
 export function printScopeTable(schema: GraphQLSchema): string {
   const rows = scopeTable(schema).map(({ scope, fields }) => {
     const opens = ROOT_TYPES.filter((root) => fields[root].length > 0).map((root) => {

@@ -2,7 +2,7 @@
 // Query, Mutation and Subscription gets its smallest valid operation, sent
 // anonymously and then with a token holding each scope alone. Each field's
 // declared scope (`access({ scope })`, read back by test/helpers/scope-table.ts) is
-// the expectation, and the README's scope table is that table printed; the
+// the expectation, and the access guide's scope table is that table printed; the
 // sandbox's request log proves a
 // refused operation never reached the payment service. A field added later is
 // covered without anyone writing a test for it.
@@ -39,11 +39,11 @@ import {
 const FIELDS = rootFields(schema);
 const requiredScopeFor = (root: RootType, field: string) => requiredScopeOf(schema, root, field);
 
-/** The README's scope table: the lines of the Markdown table that starts with its header. */
+/** The scope table of docs/access.md: the lines of the Markdown table that starts with its header. */
 function readmeScopeTable(): string {
-  const lines = readFileSync(path.join(repoRoot, 'README.md'), 'utf8').split('\n');
+  const lines = readFileSync(path.join(repoRoot, 'docs', 'access.md'), 'utf8').split('\n');
   const start = lines.indexOf('| scope | root fields it opens |');
-  expect(start, 'README has the scope table').toBeGreaterThan(0);
+  expect(start, 'docs/access.md has the scope table').toBeGreaterThan(0);
   const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'));
   return lines.slice(start, end).join('\n');
 }
@@ -111,7 +111,7 @@ describe('the scope table and the schema agree', () => {
     expect(SCOPES).toContain(declared);
   });
 
-  it('the README scope table is the table printed from the schema', () => {
+  it('the scope table of docs/access.md is the table printed from the schema', () => {
     expect(readmeScopeTable()).toBe(printScopeTable(schema));
   });
 

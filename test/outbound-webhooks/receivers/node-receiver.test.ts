@@ -1,4 +1,4 @@
-// The README's Node receiver (verified with the `standardwebhooks` library), run as written with `node
+// The webhook guide's Node receiver (verified with the `standardwebhooks` library), run as written with `node
 // receiver.mjs`: it accepts what the gateway signs, during a rotation too, refuses everything else, and applies
 // each event once and never a stale one.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,16 +9,16 @@ import { waitFor } from '../../helpers/wait.js';
 import {
   SCRATCH,
   newSecret,
-  readmeSnippet,
+  guideSnippet,
   refusedDeliveries,
   rotationDeliveries,
   send as post,
   signedDelivery,
   startReceiver,
   type RunningReceiver,
-} from './readme-receivers.js';
+} from './guide-receivers.js';
 
-describe('the README’s Node receiver, run as written', () => {
+describe('the webhook guide’s Node receiver, run as written', () => {
   const secret = newSecret();
   let folder: string;
   let receiver: RunningReceiver;
@@ -27,7 +27,7 @@ describe('the README’s Node receiver, run as written', () => {
     // Inside the project, so `standardwebhooks` resolves from its node_modules as from a merchant's (.scratch/ is gitignored).
     mkdirSync(SCRATCH, { recursive: true });
     folder = mkdtempSync(path.join(SCRATCH, 'node-receiver-'));
-    writeFileSync(path.join(folder, 'receiver.mjs'), readmeSnippet('**Node** (`npm install standardwebhooks`', 'js'));
+    writeFileSync(path.join(folder, 'receiver.mjs'), guideSnippet('**Node** (`npm install standardwebhooks`', 'js'));
     const port = await closedPort();
     receiver = await startReceiver(process.execPath, ['receiver.mjs'], folder, `http://127.0.0.1:${port}/`, {
       PORT: String(port),

@@ -1,4 +1,4 @@
-// The README's PHP receiver (plain PHP: hash_hmac and hash_equals, no Composer package), run as written under
+// The webhook guide's PHP receiver (plain PHP: hash_hmac and hash_equals, no Composer package), run as written under
 // Debian's php-cli (`php -S 127.0.0.1:<port> receiver.php`): it accepts what the gateway signs, during a rotation
 // too, and refuses everything else. Where php is not installed the tests are skipped, and say why.
 import { spawnSync } from 'node:child_process';
@@ -11,26 +11,26 @@ import { waitFor } from '../../helpers/wait.js';
 import {
   SCRATCH,
   newSecret,
-  readmeSnippet,
+  guideSnippet,
   refusedDeliveries,
   rotationDeliveries,
   send,
   signedDelivery,
   startReceiver,
   type RunningReceiver,
-} from './readme-receivers.js';
+} from './guide-receivers.js';
 
 const hasPhp = spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0;
-const MISSING = 'php is not installed: the README’s PHP receiver is not run (Debian: apt-get install php-cli; .ci/run installs it)';
+const MISSING = 'php is not installed: the webhook guide’s PHP receiver is not run (Debian: apt-get install php-cli; .ci/run installs it)';
 
 if (!hasPhp) {
   process.stderr.write(`SKIPPED: ${MISSING}\n`);
-  describe('the README’s PHP receiver', () => {
+  describe('the webhook guide’s PHP receiver', () => {
     it.skip(MISSING, () => undefined);
   });
 }
 
-describe.runIf(hasPhp)('the README’s PHP receiver, run as written under php-cli', () => {
+describe.runIf(hasPhp)('the webhook guide’s PHP receiver, run as written under php-cli', () => {
   const secret = newSecret();
   let folder: string;
   let receiver: RunningReceiver;
@@ -38,7 +38,7 @@ describe.runIf(hasPhp)('the README’s PHP receiver, run as written under php-cl
   beforeAll(async () => {
     mkdirSync(SCRATCH, { recursive: true });
     folder = mkdtempSync(path.join(SCRATCH, 'php-receiver-'));
-    writeFileSync(path.join(folder, 'receiver.php'), readmeSnippet('**PHP** (no Composer package', 'php'));
+    writeFileSync(path.join(folder, 'receiver.php'), guideSnippet('**PHP** (no Composer package', 'php'));
     const port = await closedPort();
     receiver = await startReceiver('php', ['-S', `127.0.0.1:${port}`, 'receiver.php'], folder, `http://127.0.0.1:${port}/`, {
       GATEWAY_WEBHOOK_SECRET: secret,

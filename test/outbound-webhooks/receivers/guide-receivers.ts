@@ -1,4 +1,4 @@
-// The README's webhook receivers ("Webhooks to your server"), taken from README.md itself so the README cannot
+// The webhook receivers of docs/webhooks.md ("Webhooks to your server"), taken from the guide itself so it cannot
 // drift from what works, run as a merchant would run them (their own process, the secret in the environment),
 // and the signed requests both must accept or refuse. Signed with the `standardwebhooks` package, the
 // specification's own library, so the receivers are checked against an implementation that is not theirs.
@@ -10,12 +10,11 @@ import { request } from 'undici';
 import { bareEnv, repoRoot } from '../../helpers/npm-start.js';
 import { waitFor } from '../../helpers/wait.js';
 
-/** The first ```<language> block after the paragraph that starts with `lead`, exactly as the README shows it. */
-export function readmeSnippet(lead: string, language: string): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.indexOf('## Webhooks to your server');
-  const at = readme.indexOf(lead, section);
-  if (section < 0 || at < 0) throw new Error(`README's "Webhooks to your server" has no paragraph starting ${lead}`);
+/** The first ```<language> block after the paragraph that starts with `lead`, exactly as docs/webhooks.md shows it. */
+export function guideSnippet(lead: string, language: string): string {
+  const readme = readFileSync(path.join(repoRoot, 'docs', 'webhooks.md'), 'utf8');
+  const at = readme.indexOf(lead);
+  if (at < 0) throw new Error(`docs/webhooks.md has no paragraph starting ${lead}`);
   const fence = '```' + language + '\n';
   const open = readme.indexOf(fence, at);
   const close = readme.indexOf('\n```', open + fence.length);

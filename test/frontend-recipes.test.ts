@@ -1,7 +1,7 @@
-// The README's urql and Apollo set-ups, taken from README.md itself (so the
-// README cannot drift from what works) and run as a newcomer would run them:
+// The urql and Apollo set-ups of docs/frontends.md, taken from the guide itself (so
+// the guide cannot drift from what works) and run as a newcomer would run them:
 // each in its own Node process, against a gateway started as `npm start` starts
-// it (sandbox mode, every default), with only the two constants the README marks
+// it (sandbox mode, every default), with only the two constants the guide marks
 // "← yours" set to the gateway's URL and the development token it printed.
 // Each recipe creates a charge, reads a typed error's messageFr, and follows the
 // charge live until the OTP it submits makes it SUCCESS; both also type-check.
@@ -23,9 +23,9 @@ function writeIfChanged(file: string, text: string): boolean {
 }
 
 /** The first ```ts block after the paragraph that starts with `lead`. */
-export function readmeBlock(readme: string, lead: string): string {
+export function guideBlock(readme: string, lead: string): string {
   const at = readme.indexOf(lead);
-  if (at < 0) throw new Error(`README has no paragraph starting ${lead}`);
+  if (at < 0) throw new Error(`docs/frontends.md has no paragraph starting ${lead}`);
   const open = readme.indexOf('```ts\n', at);
   const close = readme.indexOf('\n```', open + 6);
   return readme.slice(open + 6, close + 1);
@@ -54,7 +54,7 @@ async function runRecipe(source: string, file: string): Promise<{ code: number |
     platform: 'node',
     logLevel: 'error',
   });
-  // Node 20's WebSocket is behind this flag; a browser has it (the README says so).
+  // Node 20's WebSocket is behind this flag; a browser has it (the guide says so).
   const child = spawn(process.execPath, ['--experimental-websocket', '--no-warnings', built], {
     cwd: repoRoot,
     env: bareEnv(),
@@ -72,8 +72,8 @@ async function runRecipe(source: string, file: string): Promise<{ code: number |
   }
 }
 
-describe('the README’s frontend recipes against `npm start`', () => {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+describe('the frontend guide’s recipes against `npm start`', () => {
+  const readme = readFileSync(path.join(repoRoot, 'docs', 'frontends.md'), 'utf8');
   // Inside the project, so the recipe's imports resolve from its node_modules (.scratch/ is gitignored).
   const folder = path.join(repoRoot, '.scratch', path.basename(mkdtempSync(path.join(tmpdir(), 'readme-'))));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'readme-sandbox-'));
@@ -94,7 +94,7 @@ describe('the README’s frontend recipes against `npm start`', () => {
     ['Apollo Client', '**Apollo Client** (4.x'],
   ] as const) {
     it(`runs the ${name} set-up as written`, async () => {
-      const block = readmeBlock(readme, lead);
+      const block = guideBlock(readme, lead);
       const token = gateway.authorization.replace(/^Bearer /, '');
       const result = await runRecipe(runnable(block, gateway.graphqlUrl, token, folder), path.join(folder, `${name.replace(' ', '-')}.ts`));
       expect(result.stderr).toBe('');
@@ -126,7 +126,7 @@ describe('the README’s frontend recipes against `npm start`', () => {
         ] as const
       ).map(([name, lead]): [string, string] => [
         `typed-${name}.ts`,
-        runnable(readmeBlock(readme, lead), 'http://127.0.0.1:4000/graphql', 'a.b.c', checked),
+        runnable(guideBlock(readme, lead), 'http://127.0.0.1:4000/graphql', 'a.b.c', checked),
       ]),
       [
         'tsconfig.json',
