@@ -415,6 +415,7 @@ export class BatchRun {
   /** Every chunk done or cancelled and every sent item final: the batch ends (a cancelled one only now). */
   private async finish(): Promise<void> {
     let final: BatchStatus | null = null;
+    const finishedAt = new Date().toISOString();
     const batch = await this.saveCounts((b) => {
       if (b.status === 'RUNNING') {
         const c = countsOf(b, this.book.items);
@@ -423,10 +424,12 @@ export class BatchRun {
       if (b.status === 'CANCELLING') b.status = 'CANCELLED';
       if (!FINAL_STATUSES.has(b.status)) return;
       b.settled = true;
-      b.finishedAt = new Date().toISOString();
+      b.finishedAt = finishedAt;
       final = b.status;
     });
-    if (!final) return;
+    // The change may have run on a read that lost its write to a cancel that settled the batch first (the retry then
+    // finds it settled and changes nothing): only the write that settled it announces its end.
+    if (!final || batch.status !== final || batch.finishedAt !== finishedAt) return;
     await removeFromList(this.o.docs, ACTIVE_KEY, this.id);
     this.o.publish(final === 'CANCELLED' ? 'payout_batch.cancelled' : 'payout_batch.completed', batch);
     auditBatchEndLine(this.o.log, batch, final);

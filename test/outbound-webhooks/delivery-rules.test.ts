@@ -61,7 +61,9 @@ async function deliveryOf(endpointId: string, reference: string): Promise<Delive
   let found: DeliveryRecord | undefined;
   await waitFor(
     async () => {
-      found = (await service().deliveries(endpointId)).find((d) => (d.event.payload as { data?: { reference?: string } }).data?.reference === reference);
+      found = (await service().deliveries(endpointId)).find(
+        (d) => (d.event.payload as { data?: { reference?: string } }).data?.reference === reference,
+      );
       return found !== undefined && found.attempts.length > 0;
     },
     `the first attempt for ${reference}`,

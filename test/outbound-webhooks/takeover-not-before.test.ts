@@ -21,7 +21,12 @@ beforeAll(async () => {
   // Every webhook setting at its default; the two replicas share the service's webhook secret and their Redis.
   const env = { REDIS_URL, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SUBSCRIPTION_POLL_MS: '0' };
   a = await startStack({ redisNamespace: namespace, env });
-  b = await startStack({ redisNamespace: namespace, env: { ...env, AUTH_JWT_SECRET: a.jwtSecret }, sharedSandbox: a.sandbox, webhookSecret: a.webhookSecret });
+  b = await startStack({
+    redisNamespace: namespace,
+    env: { ...env, AUTH_JWT_SECRET: a.jwtSecret },
+    sharedSandbox: a.sandbox,
+    webhookSecret: a.webhookSecret,
+  });
   receiver = await startReceiver();
   await createEndpoint(a, receiver.url, ['charge.success']);
   // Both replicas know the endpoint (each re-reads the endpoints every second).
