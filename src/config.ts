@@ -118,6 +118,8 @@ const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  /** How long an idle keep-alive connection stays open: longer than any proxy in front keeps its idle connections. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(75_000),
   MAX_DEPTH: positiveInt.default(10),
   MAX_ALIASES: positiveInt.default(15),
   MAX_TOKENS: positiveInt.default(2_000),
@@ -300,6 +302,8 @@ export interface LimitsConfig {
   maxBodyBytes: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: idle time after a response before the server closes the connection. */
+  keepAliveTimeoutMs: number;
   wsMaxConnectionsPerIp: number;
   /** MAX_SUBSCRIPTIONS_PER_SUBJECT and MAX_SUBSCRIPTIONS (src/limits/subscription-caps.ts). */
   maxSubscriptionsPerSubject: number;
@@ -466,6 +470,7 @@ function limitsConfig(e: Env, live: boolean): Config['limits'] {
     maxBodyBytes: e.MAX_BODY_BYTES,
     headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     wsMaxConnectionsPerIp: e.WS_MAX_CONNECTIONS_PER_IP,
     maxSubscriptionsPerSubject: e.MAX_SUBSCRIPTIONS_PER_SUBJECT,
     maxSubscriptions: e.MAX_SUBSCRIPTIONS,
