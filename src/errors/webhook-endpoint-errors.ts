@@ -37,16 +37,30 @@ export const WebhookEndpointLimitError = typedError({
   }),
 });
 
+/** Why a webhook URL cannot be used, in both languages (src/outbound-webhooks/target-policy.ts decides which). */
+export const URL_PROBLEM_TEXTS = {
+  not_a_url: { en: 'not a URL', fr: 'ce n’est pas une URL' },
+  scheme: { en: 'the URL must start with https:// or http://', fr: 'l’URL doit commencer par https:// ou http://' },
+  scheme_https: { en: 'the URL must start with https://', fr: 'l’URL doit commencer par https://' },
+  credentials: { en: 'the URL must not hold credentials', fr: 'l’URL ne doit pas contenir d’identifiants' },
+  too_long: { en: 'the URL is longer than 2048 characters', fr: 'l’URL dépasse 2048 caractères' },
+  not_public: { en: 'address not allowed: not a public address', fr: 'adresse refusée : ce n’est pas une adresse publique' },
+  http_in_live: { en: 'the URL must start with https:// in live mode', fr: 'l’URL doit commencer par https:// en mode réel' },
+} as const;
+export type UrlProblemCode = keyof typeof URL_PROBLEM_TEXTS;
+
 export const InvalidWebhookUrlError = typedError({
   name: 'InvalidWebhookUrlError',
   description: 'The URL cannot be used (not https:// in live mode, or an address inside the network).',
   code: 'INVALID_WEBHOOK_URL',
-  fields: (urlProblem: string) => ({ urlProblem }),
-  graphql: { urlProblem: { type: 'String', description: 'Why, e.g. "address not allowed: not a public address".' } },
-  // The problem is told in English (a field of the error): the French sentence does not quote it.
-  text: ({ urlProblem }) => ({
+  fields: (problem: UrlProblemCode) => ({ urlProblem: URL_PROBLEM_TEXTS[problem].en, urlProblemFr: URL_PROBLEM_TEXTS[problem].fr }),
+  graphql: {
+    urlProblem: { type: 'String', description: 'Why, in English, e.g. "address not allowed: not a public address".' },
+    urlProblemFr: { type: 'String', description: 'Why, in French, e.g. "adresse refusée : ce n’est pas une adresse publique".' },
+  },
+  text: ({ urlProblem, urlProblemFr }) => ({
     en: `This webhook URL cannot be used: ${urlProblem}.`,
-    fr: 'Cette adresse de webhook ne peut pas être utilisée (https:// en mode réel, adresse publique) : voir le champ urlProblem.',
+    fr: `Cette adresse de webhook ne peut pas être utilisée : ${urlProblemFr}.`,
   }),
 });
 

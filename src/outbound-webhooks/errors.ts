@@ -1,10 +1,12 @@
 // What the outbound webhooks refuse, as plain errors: the schema maps each to
 // its typed GraphQL error (src/errors/webhook-endpoint-errors.ts).
+import type { UrlProblem } from './target-policy.js';
+
 export type OutboundRefusal =
   | { kind: 'endpoint_not_found'; endpointId: string }
   | { kind: 'delivery_not_found'; deliveryId: string }
   | { kind: 'limit'; max: number }
-  | { kind: 'invalid_url'; reason: string }
+  | { kind: 'invalid_url'; reason: UrlProblem }
   | { kind: 'unknown_kinds'; unknown: string[]; known: readonly string[] }
   /** Live mode without Redis. */
   | { kind: 'needs_redis' };

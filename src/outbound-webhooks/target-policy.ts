@@ -22,22 +22,29 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
+/**
+ * Why an endpoint URL cannot be saved (its sentences, in English and French, are in
+ * src/errors/webhook-endpoint-errors.ts): `scheme` when http:// would do too (sandbox mode, private targets
+ * allowed), `scheme_https` when only https:// would.
+ */
+export type UrlProblem = 'not_a_url' | 'scheme' | 'scheme_https' | 'credentials' | 'too_long' | 'not_public' | 'http_in_live';
+
 /** The problem with an endpoint URL, or null when it may be saved. */
-export function urlProblem(text: string, policy: TargetPolicy): string | null {
+export function urlProblem(text: string, policy: TargetPolicy): UrlProblem | null {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return 'not a URL';
+    return 'not_a_url';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the URL must start with https://';
-  if (url.username || url.password) return 'the URL must not hold credentials';
-  if (text.length > 2048) return 'the URL is longer than 2048 characters';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return policy.allowHttp ? 'scheme' : 'scheme_https';
+  if (url.username || url.password) return 'credentials';
+  if (text.length > 2048) return 'too_long';
   if (!policy.allowPrivateTargets) {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) return 'address not allowed: not a public address';
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'address not allowed: not a public address';
+    if (ipaddr.isValid(host) && !isPublicAddress(host)) return 'not_public';
+    if (host === 'localhost' || host.endsWith('.localhost')) return 'not_public';
   }
-  if (url.protocol === 'http:' && !policy.allowHttp) return 'the URL must start with https:// in live mode';
+  if (url.protocol === 'http:' && !policy.allowHttp) return 'http_in_live';
   return null;
 }

@@ -9,10 +9,11 @@ import {
   WebhookEndpointNotFoundError,
   WebhooksUnavailableError,
 } from '../errors/webhook-endpoint-errors.js';
-import type { DeliveryRecord, EndpointView } from '../outbound-webhooks/index.js';
+import { WEBHOOK_EVENT_KINDS, type DeliveryRecord, type EndpointView } from '../outbound-webhooks/index.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
+import type { Checks } from './validation.js';
 import { WebhookDeliveryRef, WebhookEndpointRef, rawId, service, typedWebhookError } from './webhook-endpoints.js';
 
 const SCOPE = 'webhooks:manage' as const;
@@ -27,6 +28,22 @@ async function attempt<T>(ctx: GatewayContext, work: (s: ReturnType<typeof servi
 }
 
 const endpointId = (id: string) => rawId(id, 'WebhookEndpoint');
+
+/**
+ * A kind the gateway does not know would match nothing (a typo of `charge.success`): a field error, like any other
+ * invalid input, naming the kinds there are (webhookEventKinds lists them too).
+ */
+function checkKinds(kinds: readonly string[] | null | undefined, checks: Checks): void {
+  const known = WEBHOOK_EVENT_KINDS.join(', ');
+  (kinds ?? []).forEach((kind, i) => {
+    if (WEBHOOK_EVENT_KINDS.includes(kind)) return;
+    checks.fail(
+      checks.at('kinds', i),
+      `Unknown event kind "${kind}": kinds are ${known}.`,
+      `Type d’événement inconnu "${kind}" : les types sont ${known}.`,
+    );
+  });
+}
 const ENDPOINT_ERRORS = [WebhookEndpointNotFoundError, WebhooksUnavailableError] as const;
 
 // ---- create -----------------------------------------------------------------
@@ -63,6 +80,7 @@ paymentMutation('createWebhookEndpoint', {
   access,
   movesMoney: false,
   validate: (input, checks) => {
+    checkKinds(input.kinds, checks);
     if (input.description && input.description.length > 500) {
       checks.fail(
         checks.at('description'),
@@ -105,6 +123,7 @@ paymentMutation('updateWebhookEndpoint', {
   result: { name: 'UpdateWebhookEndpointResult', description: 'The endpoint, or why it was not changed.' },
   access,
   movesMoney: false,
+  validate: (input, checks) => checkKinds(input.kinds, checks),
   idempotency: { notNeeded: 'Setting the same values again changes nothing.' },
   request: (input) => input,
   execute: (input, ctx) =>

@@ -4,7 +4,7 @@
 // to GraphQL. Every field needs the `webhooks:manage` scope, and a signing
 // secret appears only in the answer of createWebhookEndpoint and
 // rotateWebhookEndpointSecret, never in a query.
-import { PaymentError, ServiceUnavailableError } from '../errors/payment-errors.js';
+import { PaymentError, ServiceUnavailableError, ValidationError } from '../errors/payment-errors.js';
 import {
   InvalidWebhookUrlError,
   WebhookDeliveryNotFoundError,
@@ -59,7 +59,14 @@ export function typedWebhookError(err: unknown): Error {
     case 'needs_redis':
       return new WebhooksUnavailableError();
     case 'unknown_kinds':
-      return topLevelError('BAD_USER_INPUT', { kind: 'event_kinds', unknown: r.unknown, known: r.known });
+      // The mutations' own checks answer this with each kind's path first (webhook-endpoint-mutations.ts).
+      return new ValidationError(
+        r.unknown.map((kind) => ({
+          path: ['input', 'kinds'],
+          message: `Unknown event kind "${kind}": kinds are ${r.known.join(', ')}.`,
+          messageFr: `Type d’événement inconnu "${kind}" : les types sont ${r.known.join(', ')}.`,
+        })),
+      );
   }
 }
 

@@ -10,10 +10,12 @@
 // and WebSocket.
 import {
   InvalidWebhookUrlError,
+  URL_PROBLEM_TEXTS,
   WebhookDeliveryNotFoundError,
   WebhookEndpointLimitError,
   WebhookEndpointNotFoundError,
   WebhooksUnavailableError,
+  type UrlProblemCode,
 } from '../../src/errors/webhook-endpoint-errors.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -171,7 +173,7 @@ function everyPaymentError(): PaymentError[] {
     new WebhookEndpointNotFoundError('we_x'),
     new WebhookDeliveryNotFoundError('we_x.evt_x'),
     new WebhookEndpointLimitError(20),
-    new InvalidWebhookUrlError('address not allowed: not a public address'),
+    ...(Object.keys(URL_PROBLEM_TEXTS) as UrlProblemCode[]).map((problem) => new InvalidWebhookUrlError(problem)),
     new WebhooksUnavailableError(),
     ...(['not_draft', 'empty', 'final', 'not_awaiting_approval', 'page_incomplete'] as const).flatMap((reason) =>
       ['DRAFT', 'RUNNING', 'COMPLETED_WITH_FAILURES', 'CANCELLED'].map((status) => new PayoutBatchStateError(status, reason)),

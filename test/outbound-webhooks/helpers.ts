@@ -111,8 +111,9 @@ export const CREATE_ENDPOINT = `mutation ($input: CreateWebhookEndpointInput!) {
   createWebhookEndpoint(input: $input) {
     __typename
     ... on CreateWebhookEndpointPayload { secret endpoint { id url kinds enabled createdAt } }
-    ... on InvalidWebhookUrlError { urlProblem }
-    ... on PaymentError { code message }
+    ... on InvalidWebhookUrlError { urlProblem urlProblemFr }
+    ... on ValidationError { fieldErrors { path message messageFr } }
+    ... on PaymentError { code message messageFr }
   }
 }`;
 

@@ -86,6 +86,29 @@ describe('sandbox mode, without Redis', () => {
   }, 30_000);
 });
 
+describe('sandbox mode: what an endpoint URL may be', () => {
+  it('http:// works, so a refused scheme says https:// or http://, in English and in French', async () => {
+    const { gateway, stack } = await sandboxGateway();
+    try {
+      const ftp = await gql(stack, CREATE_ENDPOINT, { input: { url: 'ftp://x', idempotencyKey: crypto.randomUUID() } });
+      expect(ftp.data.createWebhookEndpoint).toMatchObject({
+        __typename: 'InvalidWebhookUrlError',
+        urlProblem: 'the URL must start with https:// or http://',
+        urlProblemFr: 'l’URL doit commencer par https:// ou http://',
+        message: 'This webhook URL cannot be used: the URL must start with https:// or http://.',
+        messageFr: 'Cette adresse de webhook ne peut pas être utilisée : l’URL doit commencer par https:// ou http://.',
+      });
+      const plain = await gql(stack, CREATE_ENDPOINT, { input: { url: 'http://127.0.0.1:9/hooks', idempotencyKey: crypto.randomUUID() } });
+      expect(plain.data.createWebhookEndpoint.__typename).toBe('CreateWebhookEndpointPayload');
+      await gql(stack, 'mutation ($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', {
+        i: { endpointId: plain.data.createWebhookEndpoint.endpoint.id },
+      });
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('live mode without Redis', () => {
   it('refuses to create an endpoint, saying why', async () => {
     const stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
