@@ -1,4 +1,4 @@
-// `npm run token -- --scope "payments:read payouts:write" --sub back-office --ttl 1h`
+// `npm run -s token -- --scope "payments:read payouts:write" --sub back-office --ttl 1h`
 // prints a staff token signed with the configured AUTH_JWT_SECRET (and carrying
 // AUTH_ISSUER / AUTH_AUDIENCE when set), for curl, scripts and GraphiQL. In
 // sandbox mode without one, it signs with the development secret `npm start`
@@ -9,7 +9,7 @@ import { mintStaffToken, parseDurationSeconds, SCOPES, isScope } from '../src/au
 import { ConfigError, loadConfig } from '../src/config.js';
 import { developmentIdentity } from '../src/sandbox/index.js';
 
-const USAGE = `usage: npm run token -- --scope "<scopes>" --sub <subject> [--ttl 1h]   (scopes: ${SCOPES.join(' ')})`;
+const USAGE = `usage: npm run -s token -- --scope "<scopes>" --sub <subject> [--ttl 1h]   (scopes: ${SCOPES.join(' ')})`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

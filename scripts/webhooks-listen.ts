@@ -90,6 +90,12 @@ function gatewayClient(gatewayUrl: string, token: string) {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query: document, operationName, variables }),
+    }).catch((err: unknown) => {
+      // Nothing listening (ECONNREFUSED), a wrong host: say where it looked and how to point it elsewhere.
+      const why = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+      throw new Error(
+        `no gateway answers at ${gatewayUrl} (${why}): start one with npm start, or set GATEWAY_URL to your gateway's GraphQL URL`,
+      );
     });
     const answer = (await res.body.json()) as { data?: Json | null; errors?: Array<{ message: string; extensions?: Json }> };
     const error = answer.errors?.[0];
@@ -233,11 +239,13 @@ async function main(): Promise<void> {
   webhook = new Webhook(endpoint.secret);
   deleteOnSignals(gateway, endpoint.id, server);
   const kinds = options.kinds.length > 0 ? options.kinds.join(', ') : 'every kind';
+  // The secret first, as `stripe listen` prints it: what it forwards is signed with this temporary endpoint's secret,
+  // so the app at --forward-to must verify with it while it listens, not with its own endpoint's.
   process.stdout.write(
     [
+      `Signing secret of this temporary endpoint: ${endpoint.secret}`,
+      `  What is forwarded is signed with it: verify with it while you test (e.g. GATEWAY_WEBHOOK_SECRET=${endpoint.secret}).`,
       `Ready: endpoint ${endpoint.id} -> ${url} (${kinds}) on ${options.gatewayUrl}`,
-      // Your app at --forward-to verifies the forwarded requests with it, as it will with its own endpoint's secret.
-      `Signing secret of this endpoint: ${endpoint.secret}`,
       options.forwardTo ? `Forwarding to ${options.forwardTo.href}` : 'Printing only (no --forward-to)',
       'Ctrl-C deletes the endpoint.',
     ].join('\n') + '\n',

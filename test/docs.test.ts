@@ -83,6 +83,14 @@ describe('the documentation', () => {
     expect(relativeLinks('README.md')).toContain('docs/architecture.md');
   });
 
+  it('captures a token with `npm run -s token` (without -s, npm writes its banner into the capture)', () => {
+    const captures = documents().flatMap((file) =>
+      [...readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/\$\(npm run[^)]*\btoken\b/g)].map((m) => `${file}: ${m[0]}`),
+    );
+    expect(captures.length).toBeGreaterThan(0);
+    expect(captures.filter((c) => !c.includes('$(npm run -s token'))).toEqual([]);
+  });
+
   it("the architecture guide's map has one row per folder of src/, and none for a folder that is gone", () => {
     const folders = readdirSync(path.join(repoRoot, 'src'))
       .filter((name) => statSync(path.join(repoRoot, 'src', name)).isDirectory())

@@ -27,6 +27,9 @@ describe('npm run token', () => {
     });
     expect(run.code).toBe(0);
     const token = run.stdout.trim();
+    // The token alone on stdout (what `TOKEN=$(npm run -s token -- …)` captures); the rest goes to stderr.
+    expect(run.stdout).toBe(`${token}\n`);
+    expect(token.split('.')).toHaveLength(3);
     const principal = await createTokenVerifier(authConfig({ jwtSecret: SECRET })).verifyStaff(token);
     expect(principal).toMatchObject({ kind: 'staff', subject: 'back-office', scopes: new Set(['payments:read', 'payouts:write']) });
     const claims = JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[1]!))) as { iat: number; exp: number };

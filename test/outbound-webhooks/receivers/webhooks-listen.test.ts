@@ -45,7 +45,7 @@ async function startListener(env: Record<string, string>, args: string[]): Promi
     child,
     output: () => output,
     endpointId: /Ready: endpoint (\S+) -> /.exec(output)![1]!,
-    secret: /Signing secret of this endpoint: (whsec_\S+)/.exec(output)![1]!,
+    secret: /^Signing secret of this temporary endpoint: (whsec_\S+)$/m.exec(output)![1]!,
   };
 }
 
@@ -167,6 +167,10 @@ describe('npm run webhooks:listen', () => {
     const listener = await startListener({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }, []);
     try {
       expect(listener.output()).toContain('Printing only (no --forward-to)');
+      // The secret first, with what to do with it (as `stripe listen` starts).
+      const lines = listener.output().split('\n');
+      expect(lines[0]).toBe(`Signing secret of this temporary endpoint: ${listener.secret}`);
+      expect(lines[1]).toContain(`verify with it while you test (e.g. GATEWAY_WEBHOOK_SECRET=${listener.secret})`);
       const sent = await gql('mutation($id: ID!) { sendTestWebhook(input: { endpointId: $id }) { __typename } }', {
         id: listener.endpointId,
       });
@@ -181,6 +185,18 @@ describe('npm run webhooks:listen', () => {
       expect(await stopListener(listener)).toBe(0);
     }
   }, 60_000);
+
+  it('without a gateway, names the URL it tried and GATEWAY_URL', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const nowhere = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/graphql`;
+    await new Promise((resolve) => closed.close(resolve));
+    const { code, stderr } = await runToExit({ GATEWAY_URL: nowhere }, ['--token', 'a.b.c']);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      `no gateway answers at ${nowhere} (ECONNREFUSED): start one with npm start, or set GATEWAY_URL to your gateway's GraphQL URL`,
+    );
+  });
 
   it('says what is wrong when the gateway refuses its token, and creates nothing', async () => {
     const { code, stderr } = await runToExit({ GATEWAY_URL: gateway.graphqlUrl, SANDBOX_DATA_DIR: dataDir }, ['--token', 'not.a.token']);
