@@ -11,9 +11,15 @@ import { defineConfig } from 'eslint/config';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The base of every internal error (src/errors/internal-error.ts) imports nothing: every folder may extend it, the
+ * bottom layer and the leaves included.
+ */
+const INTERNAL_ERROR = './errors/internal-error.ts';
+
 /** Allowed imports of one folder, as a zone: everything in src/ is forbidden to `target` except `allow`. */
 function layer(target, allow, message) {
-  return { target, from: './src', except: [target.replace(/^\.\/src\//, './'), ...allow], message };
+  return { target, from: './src', except: [target.replace(/^\.\/src\//, './'), INTERNAL_ERROR, ...allow], message };
 }
 
 const layering = [
@@ -51,8 +57,8 @@ const layering = [
   ),
   layer(
     './src/auth',
-    ['./config.ts', './config-values', './logger.ts', './upstream'],
-    'auth/ may import config, logger and upstream types.',
+    ['./config.ts', './config-values', './logger.ts', './upstream', './errors/token-problems.ts'],
+    'auth/ may import config, logger, upstream types and what a refused token is told (errors/token-problems.ts).',
   ),
   // Observability sits beside the server: lower layers report to it through callbacks handed in by gateway.ts.
   layer(
@@ -81,14 +87,22 @@ const layering = [
     message: 'schema/ never imports the HTTP surface, its plugins, gateway, main, sandbox, webhooks or observability.',
   },
   // Below everything: files/ and config-values/ are read by config.ts, so they import nothing of src/.
-  layer('./src/files', [], 'files/ (where the project files lie) imports nothing from the rest of src/: config reads it.'),
-  layer('./src/config-values', [], 'config-values/ (durations, proxy trust) imports nothing from the rest of src/: config reads it.'),
+  layer(
+    './src/files',
+    [],
+    'files/ (where the project files lie) imports nothing from the rest of src/ but the error base: config reads it.',
+  ),
+  layer(
+    './src/config-values',
+    [],
+    'config-values/ (durations, proxy trust) imports nothing from the rest of src/ but the error base: config reads it.',
+  ),
   {
     // config.ts is read by every layer: it imports only the leaves below it, never a floor above.
     target: './src/config.ts',
     from: './src',
-    except: ['./config.ts', './files', './config-values'],
-    message: 'config.ts may import only files/ and config-values/ (leaves that import nothing of src/).',
+    except: ['./config.ts', './files', './config-values', INTERNAL_ERROR],
+    message: 'config.ts may import only files/, config-values/ and the error base (leaves that import nothing of src/).',
   },
   layer('./src/health', ['./upstream', './logger.ts'], 'health/ (the probes) may import upstream and logger.'),
   layer('./src/graphiql', ['./files'], 'graphiql/ (the page, its tabs and live panel) may import files/ only.'),
@@ -139,6 +153,18 @@ const layering = [
  * Top-level GraphQL errors are built only through the catalogue (src/errors/top-level.ts: topLevelError and its
  * helpers), so every code's English, French, `retryable` and HTTP status come from its one declaration.
  */
+/** Internal errors extend the one base, with a stable code (src/errors/internal-error.ts). */
+const internalErrorsOnly = [
+  {
+    selector: "ThrowStatement > NewExpression[callee.name='Error']",
+    message: 'Throw an InternalError subclass with a stable code (src/errors/internal-error.ts), not a bare Error.',
+  },
+  {
+    selector: ':matches(ClassDeclaration, ClassExpression)[superClass.name=/^(Error|TypeError|RangeError)$/]',
+    message: 'An internal error extends InternalError (src/errors/internal-error.ts) and declares its stable code.',
+  },
+];
+
 const catalogueOnly = {
   selector: "NewExpression[callee.name='GraphQLError'], CallExpression[callee.name='createGraphQLError']",
   message: 'Raise top-level errors with topLevelError(code, params) from src/errors/top-level.ts (declare a new code there).',
@@ -190,7 +216,17 @@ export default defineConfig(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/errors/**'],
+    ignores: ['src/errors/**', 'src/sandbox/**'],
+    rules: { 'no-restricted-syntax': ['error', catalogueOnly, ...internalErrorsOnly] },
+  },
+  {
+    // The catalogue and the bases live here: no bare throw, but its base classes extend Error.
+    files: ['src/errors/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', internalErrorsOnly[0]] },
+  },
+  {
+    // The simulator is a program of its own (the payment service's stand-in), outside the gateway's error classes.
+    files: ['src/sandbox/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', catalogueOnly] },
   },
   {
@@ -217,6 +253,7 @@ export default defineConfig(
       'no-restricted-syntax': [
         'error',
         catalogueOnly,
+        ...internalErrorsOnly,
         {
           selector: "CallExpression[callee.property.name='equals']",
           message: 'Compare digests and signatures with crypto.timingSafeEqual, never Buffer#equals (not constant-time).',

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseDurationSeconds } from './config-values/duration.js';
 import { compileTrust, type TrustProxySetting } from './config-values/proxy-trust.js';
 import { projectPath } from './files/project-files.js';
+import { InternalError } from './errors/internal-error.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -16,8 +17,9 @@ export const TRUSTED_DOCUMENTS_MODES = ['off', 'allow', 'enforce'] as const;
 export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export class ConfigError extends Error {
+export class ConfigError extends InternalError {
   override readonly name = 'ConfigError';
+  readonly code = 'CONFIG_INVALID';
 }
 
 const port = z.coerce.number().int().min(0).max(65535);

@@ -4,7 +4,7 @@
 // the same wiring. It knows nothing of the sandbox: in sandbox mode the entry
 // point starts one and hands its URL, key and webhook secret in through options.
 import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken, type TokenVerifier } from './auth/index.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { fileLogPersistence } from './events/log-file.js';
 import { realClock, type Clock } from './reconcile/clock.js';
@@ -149,7 +149,7 @@ interface PaymentService {
 function paymentService(config: Config, options: StartGatewayOptions): PaymentService {
   const baseUrl = config.upstream.baseUrl ?? options.upstream?.baseUrl;
   const apiKey = config.upstream.apiKey ?? options.upstream?.apiKey;
-  if (!baseUrl || !apiKey) throw new Error('no payment service: set PAYMENT_BASE_URL and PAYMENT_API_KEY');
+  if (!baseUrl || !apiKey) throw new ConfigError('no payment service: set PAYMENT_BASE_URL and PAYMENT_API_KEY');
   return { baseUrl, apiKey };
 }
 

@@ -111,6 +111,17 @@ describe('layering rules', () => {
     expect(hits).not.toContain('import-x/no-unresolved');
   });
 
+  it.each([
+    ['src/upstream/x.ts', '../errors/internal-error.js'],
+    ['src/files/x.ts', '../errors/internal-error.js'],
+    ['src/config.ts', './errors/internal-error.js'],
+    ['src/auth/x.ts', '../errors/token-problems.js'],
+  ])('%s may import the error base %s (a leaf)', async (file, target) => {
+    const hits = await layeringHit(file, `import * as m from '${target}';\nexport { m };\n`);
+    expect(hits).not.toContain(LAYERING);
+    expect(hits).not.toContain('import-x/no-unresolved');
+  });
+
   it('auth/ imports upstream types only', async () => {
     expect(await layeringHit('src/auth/x.ts', `import { x } from '../upstream/types.js';\nexport { x };\n`)).toContain(
       '@typescript-eslint/no-restricted-imports',
@@ -127,6 +138,26 @@ describe('layering rules', () => {
 
   it('an import that does not resolve is an error, not a silent pass', async () => {
     expect(await layeringHit('src/upstream/x.ts', `import '../schema/nope.js';\n`)).toContain('import-x/no-unresolved');
+  });
+});
+
+describe('internal errors', () => {
+  const RESTRICTED = 'no-restricted-syntax';
+  it('a bare throw new Error is refused in src/, the catalogue included, and allowed in the sandbox and tests', async () => {
+    const bare = `export function f(): never {\n  throw new Error('x');\n}\n`;
+    expect(await layeringHit('src/live/x.ts', bare)).toContain(RESTRICTED);
+    expect(await layeringHit('src/errors/x.ts', bare)).toContain(RESTRICTED);
+    expect(await layeringHit('src/sandbox/x.ts', bare)).not.toContain(RESTRICTED);
+    expect(await layeringHit('test/x.test.ts', bare)).not.toContain(RESTRICTED);
+  });
+
+  it('an error class extends InternalError outside src/errors/, never Error itself', async () => {
+    const direct = `export class OopsError extends Error {}\n`;
+    expect(await layeringHit('src/upstream/x.ts', direct)).toContain(RESTRICTED);
+    expect(await layeringHit('src/webhooks/x.ts', direct)).toContain(RESTRICTED);
+    expect(await layeringHit('src/errors/x.ts', direct)).not.toContain(RESTRICTED);
+    const based = `import { InternalError } from '../errors/internal-error.js';\nexport class OopsError extends InternalError {\n  readonly code = 'OOPS';\n}\n`;
+    expect(await layeringHit('src/upstream/x.ts', based)).toEqual([]);
   });
 });
 

@@ -1,5 +1,7 @@
 // The one error verification throws. Its message is safe to show a caller: it
 // never quotes the token, its claims or the key material.
+import { InternalError } from '../errors/internal-error.js';
+import { TOKEN_PROBLEMS, type TokenProblem } from '../errors/token-problems.js';
 
 /** Why a token was refused, for audit lines and metrics (not shown to callers beyond `message`). */
 export type AuthFailureReason =
@@ -12,22 +14,29 @@ export type AuthFailureReason =
   | 'kind' // a client token where a staff token is required, or the reverse
   | 'keys_unavailable'; // the JWKS endpoint could not be read
 
-const MESSAGES: Record<AuthFailureReason, string> = {
-  missing: 'Authentication required: send Authorization: Bearer <token>',
-  malformed: 'The bearer token is malformed',
-  algorithm: 'The token is invalid',
-  signature: 'The token is invalid',
-  expired: 'The token has expired',
-  claims: 'The token is invalid',
-  kind: 'This kind of token is not accepted here',
-  keys_unavailable: 'The token could not be verified right now',
+/** What a caller is told of each reason: the reasons that would reveal something of the key material are merged. */
+const TOLD: Record<AuthFailureReason, TokenProblem> = {
+  missing: 'missing',
+  malformed: 'malformed',
+  algorithm: 'invalid',
+  signature: 'invalid',
+  claims: 'invalid',
+  expired: 'expired',
+  kind: 'kind',
+  keys_unavailable: 'keys_unavailable',
 };
 
-export class AuthError extends Error {
+/** The catalogue's problem (UNAUTHENTICATED's variant in src/errors/top-level.ts) a refusal for `reason` is told as. */
+export function tokenProblemOf(reason: AuthFailureReason): TokenProblem {
+  return TOLD[reason];
+}
+
+export class AuthError extends InternalError {
   override readonly name = 'AuthError';
   readonly code = 'UNAUTHENTICATED' as const;
 
   constructor(readonly reason: AuthFailureReason) {
-    super(MESSAGES[reason]);
+    // The catalogue's English for what the caller is told (src/errors/token-problems.ts), never a sentence of its own.
+    super(TOKEN_PROBLEMS[TOLD[reason]].en);
   }
 }

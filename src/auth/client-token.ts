@@ -6,6 +6,7 @@
 import { SignJWT } from 'jose';
 import { clientSubject, type ClientResource, type ClientResourceKind } from './principal.js';
 import type { MintedToken } from './staff-token.js';
+import { InvalidArgumentError } from '../errors/internal-error.js';
 
 export const CLIENT_TOKEN_TYP = 'client+jwt';
 export const CLIENT_TOKEN_ISSUER = 'momo-gateway';
@@ -16,8 +17,9 @@ export const RESOURCE_CLAIM = 'rsc';
 const KINDS: readonly ClientResourceKind[] = ['checkout', 'charge'];
 
 export async function signClientToken(key: Uint8Array, resource: ClientResource, ttlSeconds: number, now: Date): Promise<MintedToken> {
-  if (!KINDS.includes(resource.kind) || !resource.reference) throw new Error('a client token is bound to one charge or checkout reference');
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new Error('ttlSeconds must be a positive integer');
+  if (!KINDS.includes(resource.kind) || !resource.reference)
+    throw new InvalidArgumentError('a client token is bound to one charge or checkout reference');
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new InvalidArgumentError('ttlSeconds must be a positive integer');
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = issuedAt + ttlSeconds;
   const token = await new SignJWT({ [RESOURCE_CLAIM]: { k: resource.kind, r: resource.reference } })

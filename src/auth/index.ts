@@ -1,5 +1,5 @@
 // Identity: who may call the gateway (staff tokens with scopes, client tokens bound to one payment).
-export { AuthError, type AuthFailureReason } from './auth-error.js';
+export { AuthError, tokenProblemOf, type AuthFailureReason } from './auth-error.js';
 export { bearerFrom, hasSeveralAuthorizations, isCredentialList } from './bearer.js';
 export { withGeneratedSecrets, deriveClientTokenSecret, type CompletedAuth } from './keys.js';
 export {

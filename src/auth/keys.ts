@@ -2,12 +2,13 @@
 // key itself: a leaked client-token key must not let anyone mint staff tokens.
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { MIN_SECRET_BYTES, type AuthConfig } from '../config.js';
+import { InvalidArgumentError } from '../errors/internal-error.js';
 
 const CLIENT_TOKEN_KEY_INFO = 'momo-gateway/client-token-key/v1';
 
 export function secretBytes(secret: string): Uint8Array {
   const bytes = new TextEncoder().encode(secret);
-  if (bytes.byteLength < MIN_SECRET_BYTES) throw new Error(`an HS256 secret must be at least ${MIN_SECRET_BYTES} bytes`);
+  if (bytes.byteLength < MIN_SECRET_BYTES) throw new InvalidArgumentError(`an HS256 secret must be at least ${MIN_SECRET_BYTES} bytes`);
   return bytes;
 }
 

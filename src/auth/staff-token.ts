@@ -3,6 +3,7 @@
 import { SignJWT } from 'jose';
 import { secretBytes } from './keys.js';
 import type { Scope } from './scopes.js';
+import { InvalidArgumentError } from '../errors/internal-error.js';
 
 export interface MintedToken {
   token: string;
@@ -21,8 +22,9 @@ export interface StaffTokenRequest {
 }
 
 export async function mintStaffToken(request: StaffTokenRequest): Promise<MintedToken> {
-  if (!request.subject) throw new Error('a staff token needs a subject');
-  if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0) throw new Error('ttlSeconds must be a positive integer');
+  if (!request.subject) throw new InvalidArgumentError('a staff token needs a subject');
+  if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0)
+    throw new InvalidArgumentError('ttlSeconds must be a positive integer');
   const issuedAt = Math.floor((request.now ?? new Date()).getTime() / 1000);
   const expiresAt = issuedAt + request.ttlSeconds;
   const jwt = new SignJWT({ scope: [...new Set(request.scopes)].join(' ') })

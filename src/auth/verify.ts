@@ -6,7 +6,7 @@
 // with the identity provider's public key therefore meets the HMAC secret and
 // fails, and `alg: none` matches no list at all.
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { AuthConfig } from '../config.js';
+import { ConfigError, type AuthConfig } from '../config.js';
 import {
   boundResource,
   CLIENT_TOKEN_AUDIENCE,
@@ -64,8 +64,10 @@ export interface TokenVerifier {
 }
 
 export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOptions = {}): TokenVerifier {
-  if (auth.jwtSecret === null && auth.jwksUrl === null) throw new Error('no staff token key configured (AUTH_JWT_SECRET or AUTH_JWKS_URL)');
-  if (auth.clientTokenSecret === null) throw new Error('no client-token key: pass the configuration through withGeneratedSecrets first');
+  if (auth.jwtSecret === null && auth.jwksUrl === null)
+    throw new ConfigError('no staff token key configured (AUTH_JWT_SECRET or AUTH_JWKS_URL)');
+  if (auth.clientTokenSecret === null)
+    throw new ConfigError('no client-token key: pass the configuration through withGeneratedSecrets first');
   const now = options.now ?? (() => new Date());
   const staffSecret = auth.jwtSecret === null ? null : secretBytes(auth.jwtSecret);
   const clientKey = secretBytes(auth.clientTokenSecret);

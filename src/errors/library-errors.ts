@@ -18,6 +18,7 @@
 import type { GraphQLError } from 'graphql';
 import { compileTemplate, fillTemplate, readTemplate, type CompiledTemplate } from './sentence-templates.js';
 import { ScalarValueError, isTopLevelCode, onlyTextOf, topLevelText, type Text, type TopLevelCode } from './top-level.js';
+import { InvariantError } from './internal-error.js';
 
 type Params = Readonly<Record<string, string>>;
 
@@ -722,7 +723,7 @@ export type LibraryErrorKey = keyof typeof LIBRARY_ERRORS;
 // A key in two tables would drop an entry from the spread above without a word.
 const TABLES = [VALIDATION_ERRORS, VARIABLE_ERRORS, OPERATION_ERRORS, REQUEST_ERRORS, ARMOR_ERRORS, PARSE_ERRORS];
 if (TABLES.reduce((n, table) => n + Object.keys(table).length, 1) !== Object.keys(LIBRARY_ERRORS).length) {
-  throw new Error('src/errors/library-errors.ts: a key appears in two tables');
+  throw new InvariantError('src/errors/library-errors.ts: a key appears in two tables');
 }
 
 /** A token the parser met, as it names it (`Name "x"`, `"}"`): the end of the document is said in words. */

@@ -4,7 +4,8 @@
 // (src/schema/error-types.ts) both come from the declaration. The English and French texts are ours,
 // written for the person paying or being paid; upstream internals never reach them.
 import type { GraphQLError } from 'graphql';
-import { UpstreamCallError, isRetryableCode, type ErrorCode } from '../upstream/call-error.js';
+import { UpstreamCallError } from '../upstream/call-error.js';
+import { isRetryableCode, type ErrorCode } from './error-codes.js';
 import { WALLETS, type ResourceKind, type SettlementStatus, type Wallet } from '../upstream/types.js';
 import { serviceFieldMessage, withOperatorNames } from './field-messages.js';
 import { operatorName } from './operators.js';
@@ -339,7 +340,7 @@ export function toPaymentError(
 ): PaymentError {
   if (err instanceof PaymentError) return isAllowed(err, allowed) ? err : fallback(err);
   if (!(err instanceof UpstreamCallError)) throw err;
-  if (err.code === 'UNAUTHENTICATED' || err.code === 'FORBIDDEN') throw upstreamUnauthenticated();
+  if (err.code === 'UNAUTHENTICATED') throw upstreamUnauthenticated();
   if (err.outcomeUnknown) return outcomeUnknown(err.code);
   const typed = typedFromUpstream(err, context);
   return isAllowed(typed, allowed) ? typed : fallback(typed);

@@ -9,8 +9,11 @@
 // Typed mutation errors (PaymentError union members) are not here: they live
 // in payment-errors.ts and reach clients as data, with `messageFr` as a field.
 import { GraphQLError, type ASTNode, type GraphQLErrorOptions, type Source } from 'graphql';
-import type { ErrorCode } from '../upstream/call-error.js';
+import type { ErrorCode } from './error-codes.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
+import { TOKEN_PROBLEMS, type TokenProblem } from './token-problems.js';
+
+export type { TokenProblem } from './token-problems.js';
 
 export interface Text {
   en: string;
@@ -30,24 +33,6 @@ interface Entry<P> {
 }
 
 const entry = <P = undefined>(e: Entry<P>): Entry<P> => e;
-
-/** Why a token was refused, as far as the caller is told (see src/auth/auth-error.ts). */
-export type TokenProblem = 'missing' | 'malformed' | 'invalid' | 'expired' | 'kind' | 'keys_unavailable';
-
-const TOKEN_PROBLEMS: Record<TokenProblem, Text> = {
-  missing: {
-    en: 'Authentication required: send Authorization: Bearer <token>.',
-    fr: 'Authentification requise : envoyez l’en-tête Authorization: Bearer <jeton>.',
-  },
-  malformed: { en: 'The bearer token is malformed.', fr: 'Le jeton d’accès (bearer) est mal formé.' },
-  invalid: { en: 'The token is invalid.', fr: 'Le jeton d’accès n’est pas valide.' },
-  expired: { en: 'The token has expired.', fr: 'Le jeton d’accès a expiré : demandez-en un nouveau.' },
-  kind: { en: 'This kind of token is not accepted here.', fr: 'Ce type de jeton n’est pas accepté ici.' },
-  keys_unavailable: {
-    en: 'The token could not be verified right now.',
-    fr: 'Le jeton ne peut pas être vérifié pour le moment. Réessayez dans un instant.',
-  },
-};
 
 export type BadInput =
   | { kind: 'page_size'; arg: 'first' | 'last'; max: number }

@@ -6,7 +6,7 @@
 //
 // A field of one name has one GraphQL type among all typed errors (they share the PaymentError interface, so
 // a client's generic fragment selects them side by side): test/errors/same-name-same-type.test.ts.
-import { isRetryableCode, type ErrorCode } from '../upstream/call-error.js';
+import { isRetryableCode, type ErrorCode } from './error-codes.js';
 import type { Text } from './top-level.js';
 
 /** The base of every typed error. Plain data, so outcomes can be stored for idempotent replays. */

@@ -1,8 +1,10 @@
 // What every stream of the bus shares: whether the bus is closed, and the way to end every stream still running
 // when it closes.
+import { ClosedError, InternalError } from '../errors/internal-error.js';
 
-export class SubscriberTooSlowError extends Error {
+export class SubscriberTooSlowError extends InternalError {
   override readonly name = 'SubscriberTooSlowError';
+  readonly code = 'SUBSCRIBER_TOO_SLOW';
 }
 
 export interface BusLifecycle {
@@ -24,7 +26,7 @@ export function busLifecycle(): BusLifecycle {
       return closed;
     },
     ensureOpen() {
-      if (closed) throw new Error('event bus is closed');
+      if (closed) throw new ClosedError('event bus is closed');
     },
     track(end) {
       running.add(end);

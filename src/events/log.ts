@@ -15,6 +15,7 @@ import { durableWrite, type GatewayRedis, type RedisClient } from '../redis/inde
 import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js';
 import { ZERO_ID, compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
+import { InternalError } from '../errors/internal-error.js';
 
 export const DEFAULT_EVENT_RETENTION_MS = 72 * 60 * 60 * 1000;
 export const DEFAULT_MEMORY_LOG_ENTRIES = 10_000;
@@ -47,8 +48,9 @@ export interface EventLog {
 }
 
 /** Redis could not be read (down, failing over, a command timed out): the caller may retry in a moment. */
-export class EventLogUnavailableError extends Error {
+export class EventLogUnavailableError extends InternalError {
   override readonly name = 'EventLogUnavailableError';
+  readonly code = 'EVENT_LOG_UNAVAILABLE';
 }
 
 export type AppendOnceResult =

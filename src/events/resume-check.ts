@@ -1,10 +1,12 @@
 // Whether a client's `after` can be resumed from: the log must still hold every event after it.
 import type { EventLog } from './log.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
+import { InternalError } from '../errors/internal-error.js';
 
 /** An `after` older than what the log still holds: the client must reload from the `events` query. */
-export class ResumeTooOldError extends Error {
+export class ResumeTooOldError extends InternalError {
   override readonly name = 'ResumeTooOldError';
+  readonly code = 'RESUME_TOO_OLD';
 }
 
 /**

@@ -3,9 +3,11 @@
 // listeners that were not handed the first one.
 import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent } from './payment-event.js';
+import { InternalError } from '../errors/internal-error.js';
 
-export class EventLogGapError extends Error {
+export class EventLogGapError extends InternalError {
   override readonly name = 'EventLogGapError';
+  readonly code = 'EVENT_LOG_GAP';
 }
 
 export interface TailListener {

@@ -41,7 +41,7 @@ export function toClientError(error: unknown, context: ClientErrorContext): Grap
   const original = error.originalError;
   const where = { path: error.path, nodes: error.nodes, source: error.source, positions: error.positions };
   if (original instanceof UpstreamCallError) {
-    if (original.code === 'UNAUTHENTICATED' || original.code === 'FORBIDDEN') {
+    if (original.code === 'UNAUTHENTICATED') {
       log.error('payment service rejected the API key', { requestId, status: original.httpStatus });
       return topLevelError('UPSTREAM_UNAUTHENTICATED', undefined, { ...where, extensions: { requestId } });
     }

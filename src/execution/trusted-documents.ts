@@ -21,6 +21,7 @@ import { topLevelError } from '../errors/top-level.js';
 import { defaultExtractPersistedOperationId, usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { TrustedDocumentsMode } from '../config.js';
 import { projectPath } from '../files/project-files.js';
+import { InternalError } from '../errors/internal-error.js';
 
 export interface TrustedDocuments {
   mode: Exclude<TrustedDocumentsMode, 'off'>;
@@ -32,8 +33,9 @@ export interface TrustedDocuments {
 
 export const BUILT_IN_MANIFEST = ['client', 'generated', 'persisted-documents.json'] as const;
 
-export class TrustedDocumentsError extends Error {
+export class TrustedDocumentsError extends InternalError {
   override readonly name = 'TrustedDocumentsError';
+  readonly code = 'TRUSTED_DOCUMENTS_INVALID';
 }
 
 /** Reads and checks the manifests; null when TRUSTED_DOCUMENTS is off. Any problem stops the start. */

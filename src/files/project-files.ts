@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { InvariantError } from '../errors/internal-error.js';
 
 let root: string | null = null;
 
@@ -15,7 +16,7 @@ export function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('project root not found: no package.json above the gateway modules');
+    if (parent === dir) throw new InvariantError('project root not found: no package.json above the gateway modules');
     dir = parent;
   }
   return (root = dir);

@@ -10,6 +10,7 @@ import { Agent, request } from 'undici';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress } from './target-policy.js';
 import type { DeliveryAttempt } from './model.js';
+import { InternalError } from '../errors/internal-error.js';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
@@ -27,7 +28,7 @@ export interface Dispatcher {
   close(): Promise<void>;
 }
 
-class AddressNotAllowedError extends Error {
+class AddressNotAllowedError extends InternalError {
   override readonly name = 'AddressNotAllowedError';
   readonly code = 'EADDRNOTALLOWED';
 }

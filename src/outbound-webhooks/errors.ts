@@ -1,6 +1,7 @@
 // What the outbound webhooks refuse, as plain errors: the schema maps each to
 // its typed GraphQL error (src/errors/webhook-endpoint-errors.ts).
 import type { UrlProblem } from './target-policy.js';
+import { InternalError } from '../errors/internal-error.js';
 
 export type OutboundRefusal =
   | { kind: 'endpoint_not_found'; endpointId: string }
@@ -11,8 +12,9 @@ export type OutboundRefusal =
   /** Live mode without Redis. */
   | { kind: 'needs_redis' };
 
-export class OutboundWebhookError extends Error {
+export class OutboundWebhookError extends InternalError {
   override readonly name = 'OutboundWebhookError';
+  readonly code = 'WEBHOOK_REFUSED';
   constructor(readonly refusal: OutboundRefusal) {
     super(`outbound webhooks: ${refusal.kind}`);
   }

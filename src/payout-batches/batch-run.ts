@@ -42,6 +42,7 @@ import {
 import type { Pacer, PacerSlot } from './pacing.js';
 import { SlotTaker } from './slot-taker.js';
 import { addToList, readBatch, removeFromList, updateDoc } from './store.js';
+import { InternalError } from '../errors/internal-error.js';
 
 export interface RunnerOptions {
   docs: DocStore;
@@ -72,6 +73,11 @@ const FOLLOW_POLL_MAX_MS = 30_000;
  * its pacing slot, a few seconds at most. Its claim's deadline allows for it (src/idempotency/store.ts).
  */
 const RESEND_START_WITHIN_MS = 5_000;
+
+/** Another replica wrote the batch's documents: it holds the lease now, and this run stops. */
+export class LeaseLostError extends InternalError {
+  readonly code = 'PAYOUT_BATCH_LEASE_LOST';
+}
 
 export class BatchRun {
   private readonly book = new ItemBook();
@@ -228,7 +234,7 @@ export class BatchRun {
         if (!(await this.o.docs.put(chunkKey(this.id, batch0.chunkSet!, n), this.book.chunk(n), this.book.versions[n]!))) {
           // Someone else wrote it (a replica that took the lease): this run is no longer the batch's.
           this.lostLease = true;
-          throw new Error('chunk document changed under the runner');
+          throw new LeaseLostError('chunk document changed under the runner');
         }
         this.book.versions[n]! += 1;
         unwritten.shift();

@@ -11,6 +11,12 @@
 // `payout-batches:lease:<name>` strings (PX).
 import { orUnavailable } from '../idempotency/unavailable.js';
 import type { GatewayRedis } from '../redis/index.js';
+import { InternalError } from '../errors/internal-error.js';
+
+/** A document that kept changing under a compare-and-set (every attempt lost to another writer). */
+export class DocumentContendedError extends InternalError {
+  readonly code = 'DOCUMENT_CONTENDED';
+}
 
 export interface Versioned<T> {
   value: T;

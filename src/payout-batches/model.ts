@@ -3,7 +3,7 @@
 // the item documents (one per chunk of at most 100 items, with each item's
 // outcome). Plain data only: everything here is kept as JSON.
 import { createHash } from 'node:crypto';
-import type { ErrorCode } from '../upstream/call-error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 import type { Wallet } from '../upstream/types.js';
 
 /** CANCELLING: cancelled, nothing more is sent, and items already sent (or in doubt) are followed to their end. */

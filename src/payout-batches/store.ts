@@ -14,7 +14,7 @@ import {
   type WalletShortfall,
 } from '../errors/payout-batch-errors.js';
 import type { Wallet } from '../upstream/types.js';
-import type { DocStore, Versioned } from './doc-store.js';
+import { DocumentContendedError, type DocStore, type Versioned } from './doc-store.js';
 import {
   ACTIVE_KEY,
   CHUNK_SIZE,
@@ -51,7 +51,7 @@ export async function updateDoc<T, R>(
     const result = await change(current.value, current.version);
     if (await docs.put(key, current.value, current.version)) return result;
   }
-  throw new Error(`document ${key} kept changing under ${MAX_ATTEMPTS} attempts`);
+  throw new DocumentContendedError(`document ${key} kept changing under ${MAX_ATTEMPTS} attempts`);
 }
 
 /** Thrown inside updateDoc to answer without writing. */
@@ -86,7 +86,7 @@ export async function addToList(docs: DocStore, key: string, id: string): Promis
     if (ids.includes(id)) return;
     if (await docs.put(key, { ids: [...ids, id] }, current?.version ?? 0)) return;
   }
-  throw new Error(`list ${key} kept changing`);
+  throw new DocumentContendedError(`list ${key} kept changing`);
 }
 
 export async function removeFromList(docs: DocStore, key: string, id: string): Promise<void> {
@@ -95,7 +95,7 @@ export async function removeFromList(docs: DocStore, key: string, id: string): P
     if (!current || !current.value.ids.includes(id)) return;
     if (await docs.put(key, { ids: current.value.ids.filter((x) => x !== id) }, current.version)) return;
   }
-  throw new Error(`list ${key} kept changing`);
+  throw new DocumentContendedError(`list ${key} kept changing`);
 }
 
 export async function listIds(docs: DocStore, which: 'all' | 'active'): Promise<string[]> {

@@ -22,6 +22,7 @@
 // writes of requests still finishing (results being saved) go out before the end.
 import { Cluster, Redis, type ChainableCommander, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { silentLogger, type Logger } from '../logger.js';
+import { ClosedError, InternalError } from '../errors/internal-error.js';
 
 export const DEFAULT_REDIS_NAMESPACE = 'momo-gateway';
 
@@ -97,8 +98,14 @@ export interface ConnectRedisOptions {
 }
 
 /** A durable write that the primary accepted but too few replicas acknowledged in time. */
-export class ReplicasBehindError extends Error {
+/** Redis could not be reached at start (wrong URL, nothing listening, refused credentials). */
+export class RedisUnreachableError extends InternalError {
+  readonly code = 'REDIS_UNREACHABLE';
+}
+
+export class ReplicasBehindError extends InternalError {
   override readonly name = 'ReplicasBehindError';
+  readonly code = 'REDIS_REPLICAS_BEHIND';
   constructor(
     readonly acknowledged: number,
     readonly required: number,
@@ -164,7 +171,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
   } catch (err) {
     all.forEach((c) => c.disconnect());
     // ioredis messages name host and port at most; the URL (which may hold a password) is never shown.
-    throw new Error(`cannot connect to Redis: ${(err as Error).message}`);
+    throw new RedisUnreachableError(`cannot connect to Redis: ${(err as Error).message}`, { cause: err });
   }
 
   return {
@@ -176,7 +183,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
     publisher,
     subscriber,
     blocking(purpose) {
-      if (closing) throw new Error('Redis connections are closed');
+      if (closing) throw new ClosedError('Redis connections are closed');
       const client = make('blocking', purpose);
       blocking.push(client);
       client.connect().catch(() => {}); // reconnects by itself; its reader sees the failures

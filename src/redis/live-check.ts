@@ -6,6 +6,7 @@
 // cost of a lookup per payment for a day: warned.
 import { Cluster, type Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { InternalError } from '../errors/internal-error.js';
 
 export type RedisPersistence = 'rdb' | 'aof' | 'rdb+aof' | 'none' | 'unknown';
 
@@ -14,8 +15,9 @@ export interface RedisDurability {
   persistence: RedisPersistence;
 }
 
-export class RedisUnfitError extends Error {
+export class RedisUnfitError extends InternalError {
   override readonly name = 'RedisUnfitError';
+  readonly code = 'REDIS_UNFIT';
 }
 
 /**

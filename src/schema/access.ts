@@ -3,8 +3,8 @@
 // (the root types carry a rule that never passes, which `access` skips), so a
 // new field is closed until someone decides who may use it.
 import { GraphQLError, getArgumentValues, type GraphQLResolveInfo } from 'graphql';
-import type { AuthFailureReason, ClientResource, Scope } from '../auth/index.js';
-import { topLevelError, type TokenProblem } from '../errors/top-level.js';
+import { tokenProblemOf, type AuthFailureReason, type ClientResource, type Scope } from '../auth/index.js';
+import { topLevelError } from '../errors/top-level.js';
 import { auditAttempt } from './audit.js';
 import type { GatewayContext } from './context.js';
 import { isInitializationReference } from '../upstream/checkout-reference.js';
@@ -79,20 +79,8 @@ function argumentOf(info: GraphQLResolveInfo): unknown {
   }
 }
 
-/** What a caller is told of a refused token: the reasons that reveal nothing of the key material are merged. */
-const TOKEN_PROBLEM: Record<AuthFailureReason, TokenProblem> = {
-  missing: 'missing',
-  malformed: 'malformed',
-  algorithm: 'invalid',
-  signature: 'invalid',
-  claims: 'invalid',
-  expired: 'expired',
-  kind: 'kind',
-  keys_unavailable: 'keys_unavailable',
-};
-
 export function unauthenticated(reason: AuthFailureReason = 'missing'): GraphQLError {
-  return topLevelError('UNAUTHENTICATED', TOKEN_PROBLEM[reason], {
+  return topLevelError('UNAUTHENTICATED', tokenProblemOf(reason), {
     extensions: { http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
   });
 }

@@ -1,6 +1,6 @@
 // GraphQL types of the typed errors, made from their declarations (src/errors/payment-errors.ts,
 // payout-batch-errors.ts; how to declare one: src/errors/typed-errors.ts and docs/adding-an-operation.md).
-import { ERROR_CODES, type ErrorCode } from '../upstream/call-error.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import { builder } from './builder.js';
 import { SettlementStatusEnum, WalletEnum } from './enums.js';
 import { PAYMENT_ERRORS, PaymentError, fieldMessageFr, type FieldProblem } from '../errors/payment-errors.js';

@@ -49,6 +49,7 @@ import { canonicalFilter, filteredConnection, listOnce } from './list-filter.js'
 import { IDEMPOTENCY_KEY_DESCRIPTION, paymentMutation } from './mutation.js';
 import { decodeGlobalId } from './nodes.js';
 import { MIN_TRANSFER_AMOUNT } from './validation.js';
+import { InvariantError } from '../errors/internal-error.js';
 
 const PayoutBatchStatusEnum = builder.enumType('PayoutBatchStatus', {
   description: 'Where a payout batch stands.',
@@ -190,7 +191,7 @@ const BatchFilterInput = builder.inputType('PayoutBatchFilter', {
 export const PayoutBatchRef = builder.objectRef<BatchDoc>('PayoutBatch');
 
 function batches(ctx: GatewayContext): PayoutBatches {
-  if (!ctx.payoutBatches) throw new Error('payout batches are not configured');
+  if (!ctx.payoutBatches) throw new InvariantError('payout batches are not configured');
   return ctx.payoutBatches;
 }
 
@@ -318,7 +319,7 @@ type BatchPayload = { reference: string };
 
 async function freshBatch(p: BatchPayload, ctx: GatewayContext): Promise<BatchDoc> {
   const batch = await batches(ctx).get(p.reference);
-  if (!batch) throw new Error('payout batch vanished');
+  if (!batch) throw new InvariantError('payout batch vanished');
   return batch;
 }
 

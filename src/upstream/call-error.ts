@@ -3,6 +3,7 @@
 // where the spec gives only a message (invalid key, charge not found, settlement
 // not cancellable, no payment account), the client derives the code; transport
 // faults (refused, deadline, a body that is not the envelope) are UPSTREAM_UNAVAILABLE.
+import { InternalError } from '../errors/internal-error.js';
 
 /** Codes the service documents in its error table. */
 export const UPSTREAM_ERROR_CODES = [
@@ -24,34 +25,29 @@ export const UPSTREAM_ERROR_CODES = [
   'INVALID_DATA',
 ] as const;
 
-/** Codes the gateway derives itself. */
-export const GATEWAY_ERROR_CODES = [
+/**
+ * Codes the client derives where the service gives none: from its message (an invalid key, a charge not found, a
+ * settlement not cancellable, no payment account), from a transport fault, or for a value it must not send. The
+ * codes of the gateway's own refusals (access, idempotency, payout batches, webhooks) are src/errors/error-codes.ts'.
+ */
+export const CLIENT_DERIVED_CODES = [
   'VALIDATION_FAILED',
   'NOT_FOUND',
   'SETTLEMENT_NOT_CANCELLABLE',
   'PAYMENT_ACCOUNT_MISSING',
   'UPSTREAM_UNAVAILABLE',
   'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'IDEMPOTENCY_CONFLICT',
-  'SERVICE_UNAVAILABLE',
-  'PAYOUT_BATCH_STATE',
-  'SELF_APPROVAL_FORBIDDEN',
-  'TRANSFER_FAILED',
-  'WEBHOOK_ENDPOINT_LIMIT',
-  'INVALID_WEBHOOK_URL',
-  'WEBHOOKS_UNAVAILABLE',
 ] as const;
 
-export const ERROR_CODES = [...UPSTREAM_ERROR_CODES, ...GATEWAY_ERROR_CODES] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/** Every code an UpstreamCallError may carry. */
+export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number] | (typeof CLIENT_DERIVED_CODES)[number];
 
 /**
  * Whether the very same request may succeed if sent again later, stated once for every code (a new code
- * without it fails the type check). Typed payment errors read it too: only a class whose answer depends on
- * more than its code (an idempotency conflict, an unknown outcome) says otherwise.
+ * without it fails the type check). Typed payment errors read it too (through src/errors/error-codes.ts): only a
+ * class whose answer depends on more than its code (an idempotency conflict, an unknown outcome) says otherwise.
  */
-const RETRYABLE: { readonly [C in ErrorCode]: boolean } = {
+const RETRYABLE: { readonly [C in UpstreamErrorCode]: boolean } = {
   BATCH_SIZE_LIMIT_EXCEEDED: false,
   RATE_LIMIT_EXCEEDED: true,
   UNSUPPORTED_PROVIDER: false,
@@ -74,19 +70,10 @@ const RETRYABLE: { readonly [C in ErrorCode]: boolean } = {
   PAYMENT_ACCOUNT_MISSING: false,
   UPSTREAM_UNAVAILABLE: true,
   UNAUTHENTICATED: false,
-  FORBIDDEN: false,
-  IDEMPOTENCY_CONFLICT: false,
-  // Refused before anything was sent (the idempotency store unreachable): the same request may simply be sent again.
-  SERVICE_UNAVAILABLE: true,
-  PAYOUT_BATCH_STATE: false,
-  SELF_APPROVAL_FORBIDDEN: false,
-  TRANSFER_FAILED: false,
-  WEBHOOK_ENDPOINT_LIMIT: false,
-  INVALID_WEBHOOK_URL: false,
-  WEBHOOKS_UNAVAILABLE: false,
 };
 
-export function isRetryableCode(code: ErrorCode): boolean {
+/** Whether a call that failed with `code` may succeed if sent again later. */
+export function isRetryableUpstreamCode(code: UpstreamErrorCode): boolean {
   return RETRYABLE[code];
 }
 
@@ -117,7 +104,7 @@ export interface FieldError {
 export type TransportFault = 'refused' | 'timeout' | 'reset' | 'bad_body' | 'http_status';
 
 export interface UpstreamErrorInit {
-  code: ErrorCode;
+  code: UpstreamErrorCode;
   message: string;
   httpStatus?: number | null;
   fieldErrors?: FieldError[];
@@ -137,9 +124,9 @@ export interface UpstreamErrorInit {
   cause?: unknown;
 }
 
-export class UpstreamCallError extends Error {
+export class UpstreamCallError extends InternalError {
   override readonly name = 'UpstreamCallError';
-  readonly code: ErrorCode;
+  readonly code: UpstreamErrorCode;
   readonly httpStatus: number | null;
   readonly fieldErrors: FieldError[];
   readonly upstreamCode: string | null;
@@ -157,6 +144,6 @@ export class UpstreamCallError extends Error {
     this.fault = init.fault ?? null;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.neverSent = init.neverSent ?? false;
-    this.retryable = isRetryableCode(init.code);
+    this.retryable = isRetryableUpstreamCode(init.code);
   }
 }

@@ -18,7 +18,7 @@
 // `fieldErrors` is filled from `errors` whatever the code. Messages are the
 // service's own, with the API key and base URL redacted should they appear.
 
-import { UPSTREAM_ERROR_CODES, UpstreamCallError, type ErrorCode, type FieldError } from './call-error.js';
+import { UPSTREAM_ERROR_CODES, UpstreamCallError, type UpstreamErrorCode, type FieldError } from './call-error.js';
 import type { Envelope } from './envelope.js';
 import { flattenFieldErrors } from './normalize.js';
 import { declarationOf, type Operation } from './operations.js';
@@ -50,7 +50,7 @@ export function mapFailure(envelope: Envelope, ctx: FailureContext): UpstreamCal
     path: f.path,
     message: ctx.redact(f.message),
   }));
-  const make = (code: ErrorCode, upstreamCode: string | null = null) =>
+  const make = (code: UpstreamErrorCode, upstreamCode: string | null = null) =>
     new UpstreamCallError({
       code,
       message: message || defaultMessage(code, fieldErrors),
@@ -61,7 +61,7 @@ export function mapFailure(envelope: Envelope, ctx: FailureContext): UpstreamCal
 
   const raw = envelope.errorCode;
   if (raw !== null) {
-    return KNOWN_CODES.has(raw) ? make(raw as ErrorCode) : make('UNKNOWN_ERROR', ctx.redact(raw));
+    return KNOWN_CODES.has(raw) ? make(raw as UpstreamErrorCode) : make('UNKNOWN_ERROR', ctx.redact(raw));
   }
   if (INVALID_API_KEY_PATTERN.test(envelope.message)) return make('UNAUTHENTICATED');
   if (CHARGE_NOT_FOUND_PATTERN.test(envelope.message)) return make('CHARGE_NOT_FOUND');
@@ -79,7 +79,7 @@ export function mapFailure(envelope: Envelope, ctx: FailureContext): UpstreamCal
   return make('UNKNOWN_ERROR');
 }
 
-function defaultMessage(code: ErrorCode, fieldErrors: FieldError[]): string {
+function defaultMessage(code: UpstreamErrorCode, fieldErrors: FieldError[]): string {
   const first = fieldErrors[0];
   if (first) return first.path.length > 0 ? `${first.path.join('.')}: ${first.message}` : first.message;
   return `Payment service request failed (${code})`;

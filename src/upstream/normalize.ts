@@ -39,10 +39,12 @@ import {
   type Wallet,
 } from './types.js';
 import type { FieldError } from './call-error.js';
+import { InternalError } from '../errors/internal-error.js';
 
 /** A value in the service's response that does not have the documented shape. */
-export class BadBodyError extends Error {
+export class BadBodyError extends InternalError {
   override readonly name = 'BadBodyError';
+  readonly code = 'UPSTREAM_BAD_BODY';
   constructor(
     readonly path: string,
     readonly reason: string,

@@ -5,7 +5,7 @@
 // recipe read this table; none keeps a list of its own. An operation added to
 // UpstreamClient without a complete declaration here fails the type check.
 import type { Envelope } from './envelope.js';
-import type { ErrorCode } from './call-error.js';
+import type { UpstreamErrorCode } from './call-error.js';
 import {
   isPlainObject,
   normalizeBalance,
@@ -59,7 +59,7 @@ interface Endpoint<K extends Operation> {
     /** A message or field error about a payment account means PAYMENT_ACCOUNT_MISSING. */
     paymentAccount?: true;
     /** Any other failure without a code. */
-    otherwise?: ErrorCode;
+    otherwise?: UpstreamErrorCode;
   };
 }
 
@@ -75,7 +75,7 @@ interface Reading<K extends Operation> extends Endpoint<K> {
 interface MoneyMove<K extends Operation> extends Endpoint<K> {
   movesMoney: true;
   /** Codes by which it says it examined the call and did nothing (the key is released), besides REFUSED_BY_ANY. */
-  refusals: readonly ErrorCode[];
+  refusals: readonly UpstreamErrorCode[];
   /**
    * What a retry after a lost answer does: `find_by_ext_id`, the request is looked up at the service by the
    * ext_id it carried; `refuse_until_checked`, the outcome stays unknown (a person checks the lists);
@@ -87,12 +87,11 @@ interface MoneyMove<K extends Operation> extends Endpoint<K> {
 export type OperationDeclaration<K extends Operation> = Reading<K> | MoneyMove<K>;
 
 /** Refusals any operation may answer: the request was examined (or never sent) and nothing was done. */
-const REFUSED_BY_ANY: readonly ErrorCode[] = [
+const REFUSED_BY_ANY: readonly UpstreamErrorCode[] = [
   'VALIDATION_FAILED',
   'INVALID_DATA',
   'RATE_LIMIT_EXCEEDED',
   'UNAUTHENTICATED',
-  'FORBIDDEN',
   'NOT_FOUND',
   'CHARGE_NOT_FOUND',
   'TRANSACTION_NOT_FOUND',
@@ -293,7 +292,7 @@ export function endpointOf(operation: Operation): string {
  * own. A documented code answered below HTTP 500 is a refusal whichever operation it answers (the service
  * does not pay and then refuse), so the runner reads the union.
  */
-const REFUSALS: ReadonlySet<ErrorCode> = new Set([
+const REFUSALS: ReadonlySet<UpstreamErrorCode> = new Set([
   ...REFUSED_BY_ANY,
   ...OPERATION_NAMES.flatMap((op) => {
     const declaration = DECLARATIONS[op];
@@ -301,7 +300,7 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set([
   }),
 ]);
 
-export function isRefusal(code: ErrorCode): boolean {
+export function isRefusal(code: UpstreamErrorCode): boolean {
   return REFUSALS.has(code);
 }
 

@@ -15,6 +15,7 @@ import type { LoggedPaymentEvent, PaymentEventRecord } from '../events/payment-e
 import { encodeEventId } from '../events/stream-id.js';
 import { isObject, toPaymentEventRecord } from './event.js';
 import { verifySignature } from './signature.js';
+import { InvalidArgumentError } from '../errors/internal-error.js';
 
 export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
 /** How long a delivery id is remembered as seen (a re-send within it is answered as a duplicate). */
@@ -43,7 +44,7 @@ export type WebhookEvent = 'received' | 'verified' | 'duplicate' | 'rejected';
 export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
-  if (deps.secret.length === 0) throw new Error('webhook secret must not be empty');
+  if (deps.secret.length === 0) throw new InvalidArgumentError('webhook secret must not be empty');
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
   const now = deps.now ?? (() => new Date());
   const { log } = deps;

@@ -59,7 +59,8 @@ import {
 import { TOP_LEVEL_ERRORS, isTopLevelCode, topLevelError, topLevelText, upstreamFailureText } from '../../src/errors/top-level.js';
 import { schema } from '../../src/schema/index.js';
 import { Checks } from '../../src/schema/validation.js';
-import { ERROR_CODES, UpstreamCallError, isRetryableCode } from '../../src/upstream/call-error.js';
+import { ERROR_CODES, isRetryableCode } from '../../src/errors/error-codes.js';
+import { CLIENT_DERIVED_CODES, UPSTREAM_ERROR_CODES, UpstreamCallError } from '../../src/upstream/call-error.js';
 import { PROVIDERS, RESOURCE_KINDS, WALLETS } from '../../src/upstream/types.js';
 
 /** Words that make a sentence French (at least one must appear). */
@@ -136,7 +137,8 @@ const SERVICE_FIELD_MESSAGES = [
 
 function everyPaymentError(): PaymentError[] {
   // A refused API key is the operator's, not a union member (a top-level UPSTREAM_UNAUTHENTICATED).
-  const fromUpstream = ERROR_CODES.filter((code) => code !== 'UNAUTHENTICATED' && code !== 'FORBIDDEN')
+  const fromUpstream = [...UPSTREAM_ERROR_CODES, ...CLIENT_DERIVED_CODES]
+    .filter((code) => code !== 'UNAUTHENTICATED')
     .flatMap((code) => [
       toPaymentError(new UpstreamCallError({ code, message: `Injected ${code} about opb_bf` }), [UpstreamError]),
       toPaymentError(new UpstreamCallError({ code, message: 'x', outcomeUnknown: true }), [UpstreamError]),

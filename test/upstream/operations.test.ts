@@ -7,7 +7,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { mayHaveReachedService } from '../../src/idempotency/run.js';
-import { UpstreamCallError, type ErrorCode } from '../../src/upstream/call-error.js';
+import { UpstreamCallError, type UpstreamErrorCode as ErrorCode } from '../../src/upstream/call-error.js';
 import { readEnvelope } from '../../src/upstream/envelope.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import { mapFailure } from '../../src/upstream/failure.js';
