@@ -52,8 +52,19 @@ const layering = [
   layer('./src/audit', ['./logger.ts'], 'audit/ (the one audit writer) may import the logger only.'),
   layer(
     './src/outbound-webhooks',
-    ['./events', './redis', './upstream', './observability', './logger.ts', './config.ts', './config-values', './files'],
-    'outbound-webhooks/ may import events, redis, upstream (its normalized shapes), observability, logger and config (never schema/ or http/).',
+    [
+      './events',
+      './redis',
+      './upstream',
+      './observability',
+      './logger.ts',
+      './config.ts',
+      './config-values',
+      './files',
+      './relay',
+      './payout-batches/event-kinds.ts',
+    ],
+    'outbound-webhooks/ may import events, redis, upstream (its normalized shapes), observability, logger, config, relay ids and the payout-batch event kinds (never schema/ or http/).',
   ),
   layer(
     './src/auth',
@@ -87,6 +98,7 @@ const layering = [
     message: 'schema/ never imports the HTTP surface, its plugins, gateway, main, sandbox, webhooks or observability.',
   },
   // Below everything: files/ and config-values/ are read by config.ts, so they import nothing of src/.
+  layer('./src/relay', [], 'relay/ (Relay global ids) imports nothing from the rest of src/: every layer may use it.'),
   layer(
     './src/files',
     [],

@@ -141,6 +141,39 @@ describe('layering rules', () => {
   });
 });
 
+describe('one source for each fact', () => {
+  /** The files of src/ (the sandbox aside) whose text matches `pattern`, relative to the repository. */
+  const filesMatching = (pattern: RegExp): string[] => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = `${dir}/${entry.name}`;
+        if (entry.isDirectory() && entry.name !== 'sandbox') walk(full);
+        else if (entry.name.endsWith('.ts') && pattern.test(readFileSync(full, 'utf8'))) found.push(full.slice(root.length));
+      }
+    };
+    walk(`${root}src`);
+    return found.sort();
+  };
+
+  it('Relay global ids are encoded in one module', () => {
+    expect(filesMatching(/Buffer\.from\(`[^`]*:\$\{[^`]*`[^)]*\)\.toString\('base64url'\)/)).toEqual(['src/relay/global-id.ts']);
+  });
+
+  it('the payout-batch event kinds are listed in one module, which webhook endpoints read', () => {
+    // payout-batches/ publishes them by name, each checked by tsc against the list (PayoutBatchEventKind).
+    const naming = filesMatching(/payout_batch\.(queued|awaiting_approval|approved|running|progress|paused|completed|cancell)/);
+    expect(naming.filter((file) => !file.startsWith('src/payout-batches/'))).toEqual([]);
+    expect(naming).toContain('src/payout-batches/event-kinds.ts');
+  });
+
+  it('the service’s words are read in one module', () => {
+    expect(
+      filesMatching(/\/[^/\n]*(not found|insufficient|invalid api key|payment account|already exists|not registered)[^/\n]*\/i/),
+    ).toEqual(['src/upstream/service-messages.ts']);
+  });
+});
+
 describe('internal errors', () => {
   const RESTRICTED = 'no-restricted-syntax';
   it('a bare throw new Error is refused in src/, the catalogue included, and allowed in the sandbox and tests', async () => {

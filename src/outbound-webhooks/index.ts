@@ -29,6 +29,7 @@ import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
 import type { OutboundStore } from './store.js';
 import { urlProblem, type TargetPolicy } from './target-policy.js';
 import { DeliveryWorker, newDeliveryRecord } from './worker.js';
+import { encodeGlobalId } from '../relay/global-id.js';
 
 export { WEBHOOK_EVENT_KINDS, type DeliveryRecord, type EndpointView, type DeliveryAttempt, type DeliveryStatus } from './model.js';
 export { OutboundWebhookError, type OutboundRefusal } from './errors.js';
@@ -148,8 +149,8 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
 
 /** The `webhook_endpoint.disabled` event, in the log: other endpoints that take it hear of it. */
 async function announceDisabled(options: OutboundWebhooksOptions, endpoint: StoredEndpoint, reason: string, at: number): Promise<void> {
-  // The endpoint's global id as GraphQL shows it (base64url of "WebhookEndpoint:<id>", src/schema/nodes.ts).
-  const endpointId = Buffer.from(`WebhookEndpoint:${endpoint.id}`, 'utf8').toString('base64url');
+  // The endpoint's global id as GraphQL shows it.
+  const endpointId = encodeGlobalId('WebhookEndpoint', endpoint.id);
   const data = { endpointId, url: endpoint.url, reason, failingSince: endpoint.failingSince, disabledAt: new Date(at).toISOString() };
   await options.bus
     .publishPaymentEvent({

@@ -2,26 +2,16 @@
 // secrets, never shown after creation), each delivery of an event to an
 // endpoint with its attempts, and the kinds an endpoint may take.
 import { KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
+import { PAYOUT_BATCH_EVENT_KINDS } from '../payout-batches/event-kinds.js';
 
-/** Kinds the gateway itself adds to the log (payout batches) or sends only to webhooks. */
+/** Kinds the gateway sends only to webhooks (a payout batch's own are payout-batches/event-kinds.ts). */
 export const WEBHOOK_TEST_KIND = 'webhook.test';
 export const ENDPOINT_DISABLED_KIND = 'webhook_endpoint.disabled';
-const PAYOUT_BATCH_KINDS = [
-  'queued',
-  'awaiting_approval',
-  'approved',
-  'running',
-  'progress',
-  'paused',
-  'completed',
-  'cancelling',
-  'cancelled',
-].map((s) => `payout_batch.${s}`);
 
 /** Every kind an endpoint may ask for (`webhookEventKinds`). */
 export const WEBHOOK_EVENT_KINDS: readonly string[] = [
   ...KNOWN_EVENT_KINDS,
-  ...PAYOUT_BATCH_KINDS,
+  ...PAYOUT_BATCH_EVENT_KINDS,
   WEBHOOK_TEST_KIND,
   ENDPOINT_DISABLED_KIND,
 ];

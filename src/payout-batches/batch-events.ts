@@ -2,13 +2,14 @@
 // is coalesced: at most PROGRESS_EVENTS_PER_SECOND per batch, the last state always.
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
+import type { PayoutBatchEventKind } from './event-kinds.js';
 import type { BatchDoc } from './model.js';
 
 /** At most this many progress events per batch per second (each change of counts is one otherwise). */
 export const PROGRESS_EVENTS_PER_SECOND = 2;
 
 export function batchEvents(bus: EventBus, log: Logger) {
-  const publish = (kind: string, batch: BatchDoc) => {
+  const publish = (kind: PayoutBatchEventKind, batch: BatchDoc) => {
     const c = batch.counts;
     void bus
       .publishPaymentEvent({

@@ -26,6 +26,7 @@ import { UpstreamCallError } from '../upstream/call-error.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import { callBulk, lookUpChunk, transfersByExtId, type ChunkRequest, type ChunkResult } from './chunk-call.js';
 import type { DocStore } from './doc-store.js';
+import type { PayoutBatchEventKind } from './event-kinds.js';
 import { ItemBook } from './item-book.js';
 import {
   ACTIVE_KEY,
@@ -62,7 +63,7 @@ export interface RunnerOptions {
   /** Chunks one run may have on their way at once, counting those ready and waiting for their slot. */
   concurrency: number;
   /** Publishes a batch's event (payout_batch.*). */
-  publish: (kind: string, batch: BatchDoc) => void;
+  publish: (kind: PayoutBatchEventKind, batch: BatchDoc) => void;
   /** Told of every batch the runner changed (coalesced progress events). */
   progressed: (batch: BatchDoc) => void;
 }

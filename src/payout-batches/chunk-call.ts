@@ -1,6 +1,7 @@
 // One chunk's bulk call and its look-up at the service: what the answer (or the service's list, for a chunk whose
 // answer was lost) says of each item. Plain functions of the upstream client: the runner decides what to do with it.
 import { isDuplicateExtId } from '../upstream/call-error.js';
+import { INSUFFICIENT_FUNDS_PATTERN, INVALID_ACCOUNT_PATTERN } from '../upstream/service-messages.js';
 import type { BulkTransferFailure, CreateTransferInput, Transfer, UpstreamClient, Wallet } from '../upstream/types.js';
 import type { ItemFailure } from './model.js';
 
@@ -87,9 +88,9 @@ function notOurs(): ItemFailure {
 /** A refused bulk item's reasons, as plain data (the schema makes the typed error). */
 function failureOf(f: BulkTransferFailure): ItemFailure {
   const reasons = f.nonFieldErrors.join(' ');
-  if (/insufficient/i.test(reasons))
+  if (INSUFFICIENT_FUNDS_PATTERN.test(reasons))
     return { code: 'INSUFFICIENT_FUNDS', message: reasons, wallet: (f.item.recipientWallet as Wallet | null) ?? null };
-  if (/invalid account|no account|not registered/i.test(reasons)) return { code: 'INVALID_ACCOUNT', message: reasons };
+  if (INVALID_ACCOUNT_PATTERN.test(reasons)) return { code: 'INVALID_ACCOUNT', message: reasons };
   return {
     code: 'INVALID_DATA',
     message: reasons || 'The payment service rejected this item.',

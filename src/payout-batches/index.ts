@@ -30,6 +30,7 @@ import {
 export { BATCH_STATUSES, ITEM_STATUSES, CHUNK_SIZE, PAGE_MAX_ITEMS, FINAL_STATUSES, feeFor, inFlight } from './model.js';
 export type { BatchDoc, BatchItem, BatchStatus, ItemStatus, ItemInput, ItemFailure, WalletTotal, Tally } from './model.js';
 export { shortfalls } from './store.js';
+export { PAYOUT_BATCH_EVENT_KINDS, type PayoutBatchEventKind } from './event-kinds.js';
 
 /** The PAYOUT_BATCH_* settings, as src/config.ts validated them. */
 export type PayoutBatchSettings = PayoutBatchConfig;

@@ -2,23 +2,19 @@
 // that does not decode to one of our node types resolves to null rather than
 // an error, so a stale or foreign ID cannot crash a client's query.
 import type DataLoader from 'dataloader';
+import { decodeGlobalIdParts, encodeGlobalId } from '../relay/global-id.js';
 
 export const NODE_TYPES = new Set(['Checkout', 'Charge', 'Transfer', 'Settlement', 'PayoutBatch', 'WebhookEndpoint', 'WebhookDelivery']);
 
 /** Most ids one `nodes(ids:)` may ask for. */
 export const NODES_MAX_IDS = 100;
 
-export function encodeGlobalId(typename: string, id: string | number | bigint): string {
-  return Buffer.from(`${typename}:${String(id)}`, 'utf8').toString('base64url');
-}
+export { encodeGlobalId };
 
 /** Never throws: an undecodable ID becomes a typename no type has. */
 export function decodeGlobalId(globalId: string): { typename: string; id: string } {
-  const text = /^[A-Za-z0-9_-]+={0,2}$/.test(globalId) ? Buffer.from(globalId, 'base64url').toString('utf8') : '';
-  const colon = text.indexOf(':');
-  const typename = colon > 0 ? text.slice(0, colon) : '';
-  const id = colon > 0 ? text.slice(colon + 1) : '';
-  return NODE_TYPES.has(typename) && id.length > 0 ? { typename, id } : { typename: '', id: '' };
+  const parts = decodeGlobalIdParts(globalId);
+  return parts && NODE_TYPES.has(parts.typename) ? parts : { typename: '', id: '' };
 }
 
 /**

@@ -30,6 +30,7 @@ import { canonicalFilter, checkFilterBounds, filteredConnection, listOnce, withi
 import { normalizedPhone } from './phone-input.js';
 import { TransferRef } from './refs.js';
 import { Checks, MIN_TRANSFER_AMOUNT } from './validation.js';
+import { INSUFFICIENT_FUNDS_PATTERN, INVALID_ACCOUNT_PATTERN } from '../upstream/service-messages.js';
 
 builder.node(TransferRef, {
   description: 'Money sent from one of your wallets to a phone.',
@@ -291,11 +292,11 @@ const CreateBulkTransferPayload = builder
 /** A rejected bulk item's reasons, as a typed error the frontend can show next to that row. */
 function itemError(failure: BulkTransferFailure, index: number | null): PaymentError {
   const reasons = failure.nonFieldErrors.join(' ');
-  if (/insufficient/i.test(reasons))
+  if (INSUFFICIENT_FUNDS_PATTERN.test(reasons))
     return new InsufficientFundsError(
       walletNamedIn(reasons) ?? failure.item.recipientWallet ?? walletForPhone(failure.item.recipientPhone),
     );
-  if (/invalid account|no account|not registered/i.test(reasons)) return new InvalidAccountError();
+  if (INVALID_ACCOUNT_PATTERN.test(reasons)) return new InvalidAccountError();
   const base = index === null ? ['input', 'transfers'] : ['input', 'transfers', String(index)];
   const problems = fromServiceFieldErrors([
     ...failure.fieldErrors.map((e) => ({ path: [...base, ...e.path.map(camelCase)], message: e.message })),

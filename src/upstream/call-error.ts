@@ -4,6 +4,7 @@
 // not cancellable, no payment account), the client derives the code; transport
 // faults (refused, deadline, a body that is not the envelope) are UPSTREAM_UNAVAILABLE.
 import { InternalError } from '../errors/internal-error.js';
+import { DUPLICATE_EXT_ID_PATTERN } from './service-messages.js';
 
 /** Codes the service documents in its error table. */
 export const UPSTREAM_ERROR_CODES = [
@@ -91,7 +92,7 @@ export function isNotFound(err: unknown): boolean {
  * ext_id that speaks of existence or uniqueness counts.
  */
 export function isDuplicateExtId(fieldErrors: readonly FieldError[]): boolean {
-  return fieldErrors.some((e) => e.path.at(-1) === 'ext_id' && /already exists|already used|unique|duplicate/i.test(e.message));
+  return fieldErrors.some((e) => e.path.at(-1) === 'ext_id' && DUPLICATE_EXT_ID_PATTERN.test(e.message));
 }
 
 export interface FieldError {

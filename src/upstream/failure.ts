@@ -22,18 +22,7 @@ import { UPSTREAM_ERROR_CODES, UpstreamCallError, type UpstreamErrorCode, type F
 import type { Envelope } from './envelope.js';
 import { flattenFieldErrors } from './normalize.js';
 import { declarationOf, type Operation } from './operations.js';
-
-export const INVALID_API_KEY_PATTERN = /\binvalid api key\b/i;
-export const CHARGE_NOT_FOUND_PATTERN = /\bcharge not found\b/i;
-/** "... not found", and Django's "No X matches the given query." / "... does not exist". */
-export const NOT_FOUND_PATTERN = /\bnot found\b|\bdoes not exist\b|\bno \w+ matches the given query\b/i;
-/**
- * The failure shape of create-settlement without a payment account is not shown
- * in the spec ("fails when the integrator has no payment account"). We recognise
- * it by a message (or a field error) speaking of a payment account. This is the
- * only place that guess is made.
- */
-export const PAYMENT_ACCOUNT_PATTERN = /payment account/i;
+import { CHARGE_NOT_FOUND_PATTERN, INVALID_API_KEY_PATTERN, NOT_FOUND_PATTERN, PAYMENT_ACCOUNT_PATTERN } from './service-messages.js';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(UPSTREAM_ERROR_CODES);
 

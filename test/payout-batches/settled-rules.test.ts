@@ -13,6 +13,7 @@ import { memoryIdempotencyStore } from '../../src/idempotency/store.js';
 import { silentLogger } from '../../src/logger.js';
 import { BatchRun, type RunnerOptions } from '../../src/payout-batches/batch-run.js';
 import { memoryDocStore, type DocStore } from '../../src/payout-batches/doc-store.js';
+import { PAYOUT_BATCH_EVENT_KINDS } from '../../src/payout-batches/event-kinds.js';
 import { batchKey, countsOf, type BatchDoc, type BatchItem } from '../../src/payout-batches/model.js';
 import { memoryPacer } from '../../src/payout-batches/pacing.js';
 import { startRunner, type Runner } from '../../src/payout-batches/runner.js';
@@ -180,6 +181,8 @@ describe('a batch’s record', () => {
       await late.finish();
       expect(await readBatch(docs, id)).toEqual(final);
       expect(finalEvents().map((e) => e.kind)).toEqual(['payout_batch.completed']);
+      // Every kind it published is one of the declared kinds (what webhook endpoints and webhookEventKinds offer).
+      for (const { kind } of h.events) expect(PAYOUT_BATCH_EVENT_KINDS).toContain(kind);
       expect(await countsFromItems(docs, final)).toEqual(final.counts);
     } finally {
       await h.runner.stop();
