@@ -24,7 +24,7 @@ function layer(target, allow, message) {
 
 const layering = [
   layer('./src/upstream', ['./config.ts', './logger.ts'], 'upstream/ is the bottom layer: it may import only config and logger.'),
-  layer('./src/errors', ['./upstream'], 'errors/ may import upstream/ only.'),
+  layer('./src/errors', ['./upstream', './logger.ts'], 'errors/ may import upstream/ and the logger only (masking logs what it hides).'),
   layer('./src/redis', ['./logger.ts', './config.ts'], 'redis/ may import logger and config only.'),
   layer(
     './src/idempotency',
@@ -33,9 +33,9 @@ const layering = [
   ),
   layer('./src/events', ['./upstream', './redis', './logger.ts', './files'], 'events/ may import upstream, redis, logger, files.'),
   layer(
-    './src/webhooks',
+    './src/inbound-webhooks',
     ['./events', './redis', './upstream', './logger.ts', './config.ts'],
-    'webhooks/ may import events, redis, upstream, logger.',
+    'inbound-webhooks/ may import events, redis, upstream, logger.',
   ),
   layer('./src/live', ['./events', './upstream', './errors', './logger.ts'], 'live/ may import events, upstream, errors, logger.'),
   layer(
@@ -92,7 +92,7 @@ const layering = [
       './src/gateway.ts',
       './src/main.ts',
       './src/sandbox',
-      './src/webhooks',
+      './src/inbound-webhooks',
       './src/observability',
     ],
     message: 'schema/ never imports the HTTP surface, its plugins, gateway, main, sandbox, webhooks or observability.',
@@ -260,7 +260,7 @@ export default defineConfig(
   },
   {
     // Signature checks compare secrets-derived digests: only crypto.timingSafeEqual may compare them.
-    files: ['src/webhooks/**/*.ts'],
+    files: ['src/inbound-webhooks/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { SCOPES, mintStaffToken } from '../src/auth/index.js';
-import { signBody } from '../src/webhooks/signature.js';
+import { signBody } from '../src/inbound-webhooks/signature.js';
 import { startChild, type Child } from './lib/processes.js';
 import { ROOT, TSX_LOADER, startBenchStack, type BenchStack } from './lib/stack.js';
 

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { signBody } from '../src/webhooks/signature.js';
+import { signBody } from '../src/inbound-webhooks/signature.js';
 import { startChild, type Child } from './lib/processes.js';
 import { ROOT, TSX_LOADER, startBenchStack, type BenchStack } from './lib/stack.js';
 

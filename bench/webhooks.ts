@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
-import { signBody } from '../src/webhooks/signature.js';
+import { signBody } from '../src/inbound-webhooks/signature.js';
 import { load } from './lib/load.js';
 import { cpuSecondsOf } from './lib/runtimes.js';
 import { startChild, type Child } from './lib/processes.js';

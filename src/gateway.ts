@@ -33,7 +33,7 @@ import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './http/se
 import type { GatewayServerOptions } from './http/options.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
-import { acceptIntoLog, createWebhookHandler } from './webhooks/receiver.js';
+import { acceptIntoLog, createWebhookHandler } from './inbound-webhooks/receiver.js';
 import { createOutboundWebhooks, type OutboundWebhooks } from './outbound-webhooks/index.js';
 import type { Resolver } from './outbound-webhooks/dispatcher.js';
 import { fileOutboundPersistence } from './outbound-webhooks/state-file.js';

@@ -3,12 +3,12 @@
 // follow `.js` -> `.ts` imports would make every layering rule pass vacuously),
 // and that the webhook signature check stays constant-time.
 import nodeCrypto from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from '../src/webhooks/signature.js';
+import { signBody, verifySignature } from '../src/inbound-webhooks/signature.js';
 
 /**
  * Counts calls of crypto.timingSafeEqual while the signature tests run. Node's own way to replace a
@@ -47,22 +47,22 @@ const layeringHit = (path: string, code: string) => rulesHit(path, code, eslintW
 describe('layering rules', () => {
   it.each([
     ['src/upstream/x.ts', '../schema/index.js'],
-    ['src/upstream/x.ts', '../webhooks/signature.js'],
+    ['src/upstream/x.ts', '../inbound-webhooks/signature.js'],
     ['src/sandbox/x.ts', '../logger.js'],
     ['src/sandbox/sub/x.ts', '../../config.js'],
     ['src/sandbox/main.ts', '../gateway.js'],
-    ['src/errors/x.ts', '../logger.js'],
+    ['src/errors/x.ts', '../redis/index.js'],
     ['src/redis/x.ts', '../upstream/types.js'],
     ['src/idempotency/x.ts', '../schema/index.js'],
-    ['src/events/x.ts', '../webhooks/receiver.js'],
-    ['src/webhooks/x.ts', '../live/index.js'],
+    ['src/events/x.ts', '../inbound-webhooks/receiver.js'],
+    ['src/inbound-webhooks/x.ts', '../live/index.js'],
     ['src/live/x.ts', '../schema/index.js'],
     ['src/auth/x.ts', '../http/server.js'],
     ['src/schema/x.ts', '../http/server.js'],
-    ['src/schema/x.ts', '../execution/error-masking.js'],
-    ['src/schema/x.ts', '../webhooks/signature.js'],
+    ['src/schema/x.ts', '../execution/trusted-documents.js'],
+    ['src/schema/x.ts', '../inbound-webhooks/signature.js'],
     ['src/http/server.ts', '../sandbox/index.js'],
-    ['src/http/x.ts', '../webhooks/receiver.js'],
+    ['src/http/x.ts', '../inbound-webhooks/receiver.js'],
     ['src/http/x.ts', '../gateway.js'],
     ['src/config-values/x.ts', '../http/caller.js'],
     ['src/config-values/x.ts', '../config.js'],
@@ -91,11 +91,12 @@ describe('layering rules', () => {
     ['src/sandbox/main.ts', '../logger.js'],
     ['src/main.ts', './sandbox/index.js'],
     ['src/errors/x.ts', '../upstream/types.js'],
+    ['src/errors/x.ts', '../logger.js'],
     ['src/live/x.ts', '../events/bus.js'],
     ['src/schema/x.ts', '../upstream/types.js'],
     ['src/idempotency/x.ts', '../config.js'],
     ['src/http/x.ts', '../schema/index.js'],
-    ['src/http/x.ts', '../execution/error-masking.js'],
+    ['src/http/x.ts', '../errors/error-masking.js'],
     ['src/http/x.ts', '../health/readiness.js'],
     ['src/execution/x.ts', '../errors/top-level.js'],
     ['src/graphiql/x.ts', '../files/project-files.js'],
@@ -187,7 +188,7 @@ describe('internal errors', () => {
   it('an error class extends InternalError outside src/errors/, never Error itself', async () => {
     const direct = `export class OopsError extends Error {}\n`;
     expect(await layeringHit('src/upstream/x.ts', direct)).toContain(RESTRICTED);
-    expect(await layeringHit('src/webhooks/x.ts', direct)).toContain(RESTRICTED);
+    expect(await layeringHit('src/inbound-webhooks/x.ts', direct)).toContain(RESTRICTED);
     expect(await layeringHit('src/errors/x.ts', direct)).not.toContain(RESTRICTED);
     const based = `import { InternalError } from '../errors/internal-error.js';\nexport class OopsError extends InternalError {\n  readonly code = 'OOPS';\n}\n`;
     expect(await layeringHit('src/upstream/x.ts', based)).toEqual([]);
@@ -200,6 +201,27 @@ describe('rooms', () => {
   it('src/ root holds only the entry point, the assembly, config and logger; everything else lives in a folder', () => {
     const loose = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.ts'));
     expect(loose.map((entry) => entry.name).sort()).toEqual(['config.ts', 'gateway.ts', 'logger.ts', 'main.ts']);
+  });
+
+  it('an index.ts only re-exports: what a folder does lives in files named for it', () => {
+    const indexes = readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${src}/${entry.name}/index.ts`)
+      .filter((file) => existsSync(file));
+    expect(indexes.length).toBeGreaterThan(5);
+    const statements = (file: string) =>
+      readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '')
+        .split(';')
+        .map((statement) => statement.trim())
+        .filter(Boolean);
+    const doing = indexes.flatMap((file) =>
+      statements(file)
+        .filter((statement) => !/^export (type )?(\*|\{[^}]*\}) from '[^']+'$/.test(statement))
+        .map((statement) => `${file.slice(root.length)}: ${statement.slice(0, 60)}`),
+    );
+    expect(doing).toEqual([]);
   });
 
   it('every folder of src/ has a lint zone saying what it may import', async () => {
@@ -234,7 +256,7 @@ describe('top-level errors come from the catalogue', () => {
   const yogaRaise =
     "import { createGraphQLError } from 'graphql-yoga';\nexport const e = createGraphQLError('No.', { extensions: { code: 'X' } });\n";
 
-  it.each(['src/limits/x.ts', 'src/schema/x.ts', 'src/execution/x.ts', 'src/http/x.ts', 'src/webhooks/x.ts'])(
+  it.each(['src/limits/x.ts', 'src/schema/x.ts', 'src/execution/x.ts', 'src/http/x.ts', 'src/inbound-webhooks/x.ts'])(
     'a hand-written GraphQLError in %s fails the lint',
     async (file) => {
       expect(await rulesHit(file, raise, eslintWithoutCycles)).toContain('no-restricted-syntax');
@@ -260,12 +282,12 @@ describe('import cycles', () => {
 });
 
 describe('webhook signatures are compared in constant time', () => {
-  const source = readFileSync(new URL('../src/webhooks/signature.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../src/inbound-webhooks/signature.ts', import.meta.url), 'utf8');
   const comparison = 'timingSafeEqual(received, expected)';
 
   it('the current source passes the constant-time lint rule', async () => {
     expect(source).toContain(comparison);
-    expect(await rulesHit('src/webhooks/signature.ts', source)).not.toContain('no-restricted-syntax');
+    expect(await rulesHit('src/inbound-webhooks/signature.ts', source)).not.toContain('no-restricted-syntax');
   });
 
   it.each([
@@ -275,7 +297,7 @@ describe('webhook signatures are compared in constant time', () => {
   ])('replacing timingSafeEqual by %s fails the lint', async (_name, replacement) => {
     const changed = source.replace(comparison, replacement);
     expect(changed).not.toBe(source);
-    expect(await rulesHit('src/webhooks/signature.ts', changed)).toContain('no-restricted-syntax');
+    expect(await rulesHit('src/inbound-webhooks/signature.ts', changed)).toContain('no-restricted-syntax');
   });
 
   beforeAll(() => countTimingSafeEqual(true));

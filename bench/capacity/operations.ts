@@ -2,7 +2,7 @@
 // (bench/capacity/count.ts) and for the load generator (bench/capacity/load-many.ts): a fresh body per
 // request, so every money mutation has its own idempotency key and every webhook its own delivery id.
 import { randomUUID } from 'node:crypto';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 
 export type LoadKind = 'read' | 'charge' | 'transfer' | 'webhook';
 export const LOAD_KINDS: readonly LoadKind[] = ['read', 'charge', 'transfer', 'webhook'];

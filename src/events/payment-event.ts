@@ -1,5 +1,5 @@
 // What the event log holds for one event: a verified webhook (the receiver,
-// src/webhooks/event.ts, builds it) or one the gateway synthesized when it
+// src/inbound-webhooks/event.ts, builds it) or one the gateway synthesized when it
 // found a change no webhook announced (src/reconcile). Everything downstream
 // reads it.
 import { CHARGE_STATUSES, CHECKOUT_STATUSES, SETTLEMENT_STATUSES, TRANSFER_STATUSES, type ResourceKind } from '../upstream/types.js';

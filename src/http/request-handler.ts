@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasSeveralAuthorizations } from '../auth/index.js';
 import { topLevelErrorBody } from '../errors/top-level.js';
-import { withRequestId } from '../execution/traceable-errors.js';
+import { withRequestId } from '../errors/traceable-errors.js';
 import { admitBody, headerOf, setSecurityHeaders } from '../limits/index.js';
 import { requestIdFrom } from './caller.js';
 import type { Drain } from './drain.js';
@@ -27,7 +27,7 @@ function refuseWhileDraining(res: ServerResponse): void {
 
 /** /graphql (and anything no route claims): yoga, once the request is identified and its body admitted. */
 function serveGraphql(req: IncomingMessage, res: ServerResponse, yoga: GatewayYoga, options: GatewayServerOptions): void {
-  // One id per request: its context and log lines, and any error masked outside execution (src/execution/traceable-errors.ts).
+  // One id per request: its context and log lines, and any error masked outside execution (src/errors/traceable-errors.ts).
   const requestId = requestIdFrom(headerOf(req.headers, 'x-request-id'));
   req.headers['x-request-id'] = requestId;
   withRequestId(requestId, () => {

@@ -8,7 +8,7 @@ import { createContext, type GatewayContext } from '../schema/context.js';
 import { auditAttempt, moneyMovingMutations } from '../schema/audit.js';
 import { grantKey, type Principal } from '../auth/index.js';
 import { corsOptions, limitPlugins, useBrowserSafety, useGraphiqlPolicy, useNoIntrospection, type OriginPolicy } from '../limits/index.js';
-import { maskUnexpected, useClientSafeErrors } from '../execution/error-masking.js';
+import { maskUnexpected, useClientSafeErrors } from '../errors/error-masking.js';
 import { useSharedEventExecution } from '../execution/shared-event-execution.js';
 import { useTrustedDocuments } from '../execution/trusted-documents.js';
 import { useCompressedHtml } from '../graphiql/compressed-page.js';

@@ -12,7 +12,7 @@
 // - a chunk the service refused for rate (RATE_LIMIT_EXCEEDED), or that never left (connection refused), was
 //   provably not carried out: it waits and goes again;
 // - items the service refused for funds (the batch pauses) are provably not sent: a resume sends them again in a
-//   new round of their chunk, each under a new ext_id the resume wrote before the chunk may go (see store.ts);
+//   new round of their chunk, each under a new ext_id the resume wrote before the chunk may go (see batch-operations.ts);
 // - a cancelled batch is CANCELLING until every item sent, or in doubt, is final: only then is it CANCELLED;
 // - item outcomes are written to the chunk documents before the batch's counts, and a runner that takes over
 //   derives the counts from the items; a final batch's counts are never written again.
@@ -42,7 +42,7 @@ import {
 } from './model.js';
 import type { Pacer, PacerSlot } from './pacing.js';
 import { SlotTaker } from './slot-taker.js';
-import { addToList, readBatch, removeFromList, updateDoc } from './store.js';
+import { addToList, readBatch, removeFromList, updateDoc } from './batch-operations.js';
 import { InternalError } from '../errors/internal-error.js';
 
 export interface RunnerOptions {

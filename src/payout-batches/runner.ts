@@ -4,7 +4,7 @@
 // What a run does with its batch: batch-run.ts.
 import { randomUUID } from 'node:crypto';
 import { BatchRun, type RunnerOptions } from './batch-run.js';
-import { listIds } from './store.js';
+import { listIds } from './batch-operations.js';
 
 export type { RunnerOptions } from './batch-run.js';
 

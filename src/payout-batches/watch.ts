@@ -4,7 +4,7 @@ import type { EventBus } from '../events/bus.js';
 import { PROGRESS_EVENTS_PER_SECOND } from './batch-events.js';
 import type { DocStore } from './doc-store.js';
 import { FINAL_STATUSES, type BatchDoc } from './model.js';
-import { readBatch } from './store.js';
+import { readBatch } from './batch-operations.js';
 
 const WATCH_SAFETY_MS = 1_000;
 /** Longest a cancel waits for a chunk already on its way (one bulk call's deadline is the usual bound). */

@@ -1,7 +1,7 @@
 // `npm run sandbox`: the sandbox alone, for integrators and manual testing.
 import { ConfigError, loadSandboxConfig } from '../config.js';
 import { PROVIDERS } from './contract.js';
-import { NO_PAYOUT_KEY_PREFIX, TEST_OTP, TEST_PHONES, startSandbox } from './index.js';
+import { NO_PAYOUT_KEY_PREFIX, TEST_OTP, TEST_PHONES, startSandbox } from './sandbox.js';
 
 async function main(): Promise<void> {
   let config;

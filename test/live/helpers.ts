@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { post } from '../helpers/http.js';
 import type { EventBus, EventStream } from '../../src/events/bus.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import type { TestStack } from '../helpers/gateway.js';
 import { waitFor, withTimeout } from '../helpers/wait.js';
 

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';

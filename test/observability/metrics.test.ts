@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { graphql } from '../gql/index.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
 import { startTestSandbox } from '../helpers/sandbox.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryDocStore, type DocStore } from '../../src/payout-batches/doc-store.js';
 import { batchKey, chunkKey, itemExtId, type BatchDoc, type BatchItem } from '../../src/payout-batches/model.js';
-import { addPage, createBatch, readBatch, readItems, startBatch, updateDoc } from '../../src/payout-batches/store.js';
+import { addPage, createBatch, readBatch, readItems, startBatch, updateDoc } from '../../src/payout-batches/batch-operations.js';
 import type { Wallet } from '../../src/upstream/types.js';
 
 const now = new Date('2026-01-15T09:00:00Z');

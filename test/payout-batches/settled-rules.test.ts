@@ -17,7 +17,7 @@ import { PAYOUT_BATCH_EVENT_KINDS } from '../../src/payout-batches/event-kinds.j
 import { batchKey, countsOf, type BatchDoc, type BatchItem } from '../../src/payout-batches/model.js';
 import { memoryPacer } from '../../src/payout-batches/pacing.js';
 import { startRunner, type Runner } from '../../src/payout-batches/runner.js';
-import { addPage, cancelBatch, createBatch, readBatch, readItems, startBatch } from '../../src/payout-batches/store.js';
+import { addPage, cancelBatch, createBatch, readBatch, readItems, startBatch } from '../../src/payout-batches/batch-operations.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import type { UpstreamClient, Wallet } from '../../src/upstream/types.js';

@@ -10,8 +10,8 @@ import { createLogger } from '../../src/logger.js';
 import { checkRedisForLiveMode, connectRedis, RedisUnfitError, type GatewayRedis } from '../../src/redis/index.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { acceptIntoLog, createWebhookHandler } from '../../src/webhooks/receiver.js';
-import { signBody } from '../../src/webhooks/signature.js';
+import { acceptIntoLog, createWebhookHandler } from '../../src/inbound-webhooks/receiver.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { startRedisServer, type TestRedisServer } from '../helpers/redis-server.js';
 import { settledThisTurn, waitFor } from './wait.js';
 

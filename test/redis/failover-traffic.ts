@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import { request } from 'undici';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { graphql } from '../gql/index.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
 import { Api, type Json } from '../helpers/sandbox-api.js';

@@ -4,8 +4,8 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { maskUnexpected, toClientError } from '../../src/execution/error-masking.js';
-import { withRequestId } from '../../src/execution/traceable-errors.js';
+import { maskUnexpected, toClientError } from '../../src/errors/error-masking.js';
+import { withRequestId } from '../../src/errors/traceable-errors.js';
 
 const DETAIL = 'connect ECONNREFUSED 10.0.0.7:6379 (internal detail)';
 
@@ -35,7 +35,7 @@ describe('maskUnexpected', () => {
   it('keeps a GraphQL error of its own (nothing behind it, or another GraphQL error)', () => {
     const { log, errors } = capture();
     const own = new GraphQLError('Must provide query string.', { extensions: { http: { status: 400 } } });
-    // Kept, with the code and French every error leaves with (the one entry point, src/execution/error-masking.ts).
+    // Kept, with the code and French every error leaves with (the one entry point, src/errors/error-masking.ts).
     expect((maskUnexpected(log)(own) as GraphQLError).toJSON()).toEqual({
       message: 'Must provide query string.',
       extensions: {

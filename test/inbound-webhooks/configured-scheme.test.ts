@@ -2,7 +2,7 @@
 // scheme refuses a webhook signed with the other (with the right secret), so a
 // deployment that pins its scheme cannot be fed the other kind of signature.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { startStack, type TestStack } from '../helpers/gateway.js';
 import { post } from '../helpers/http.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { resourceTypeOf, toPaymentEventRecord } from '../../src/webhooks/event.js';
+import { resourceTypeOf, toPaymentEventRecord } from '../../src/inbound-webhooks/event.js';
 
 const at = new Date('2025-06-01T12:00:00+02:00');
 const record = (body: Record<string, unknown>) => {

@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-import { topLevelError, type TopLevelOptions } from '../errors/top-level.js';
+import { topLevelError, type TopLevelOptions } from './top-level.js';
 import type { Logger } from '../logger.js';
 
 const scope = new AsyncLocalStorage<string>();

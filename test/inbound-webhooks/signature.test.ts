@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from '../../src/webhooks/signature.js';
+import { signBody, verifySignature } from '../../src/inbound-webhooks/signature.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const body = Buffer.from('{"event":"checkout.success","data":{"reference":"chk_1","amount":1000}}');

@@ -4,7 +4,7 @@
 // by "Unexpected error." and the request id, with the detail in the log only.
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { toClientError } from '../../src/execution/error-masking.js';
+import { toClientError } from '../../src/errors/error-masking.js';
 import { createLogger } from '../../src/logger.js';
 
 const DETAIL = 'Abstract type "Node" must resolve to an Object type at runtime; internal detail db01.internal';

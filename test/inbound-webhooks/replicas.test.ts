@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { signBody } from '../../src/webhooks/signature.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { testKey, type TestStack } from '../helpers/gateway.js';
 import { startReplica } from '../helpers/replica.js';

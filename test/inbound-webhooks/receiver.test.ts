@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createLogger } from '../../src/logger.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
-import { acceptIntoLog, createWebhookHandler, type WebhookHandlerDeps } from '../../src/webhooks/receiver.js';
-import { signBody } from '../../src/webhooks/signature.js';
+import { acceptIntoLog, createWebhookHandler, type WebhookHandlerDeps } from '../../src/inbound-webhooks/receiver.js';
+import { signBody } from '../../src/inbound-webhooks/signature.js';
 import { post, type Posted } from '../helpers/http.js';
 
 const SECRET = 'whsec_receiver_test_5f1c9a';

@@ -13,9 +13,9 @@
 // WebSocket alike.
 import { GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { frenchOf, libraryText } from '../errors/library-errors.js';
-import { PaymentError } from '../errors/payment-errors.js';
-import { topLevelError, typedErrorAtTopLevel, upstreamFailureError, withCodeAndFrench } from '../errors/top-level.js';
+import { frenchOf, libraryText } from './library-errors.js';
+import { PaymentError } from './payment-errors.js';
+import { topLevelError, typedErrorAtTopLevel, upstreamFailureError, withCodeAndFrench } from './top-level.js';
 import type { Logger } from '../logger.js';
 import { UpstreamCallError } from '../upstream/call-error.js';
 import { currentRequestId, maskedError } from './traceable-errors.js';

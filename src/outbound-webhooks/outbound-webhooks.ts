@@ -1,0 +1,343 @@
+// Webhooks to the merchant's servers: endpoints managed through GraphQL, every
+// event of the durable log delivered to the endpoints that take its kind,
+// signed to the Standard Webhooks spec, retried on a schedule, durable across
+// restarts and replicas (see store.ts and worker.ts). This is the service the
+// schema calls; gateway.ts assembles it.
+import { randomBytes } from 'node:crypto';
+import type { Registry } from 'prom-client';
+import type { OutboundWebhookConfig } from '../config.js';
+import type { EventBus } from '../events/bus.js';
+import type { LoggedPaymentEvent } from '../events/payment-event.js';
+import type { GatewayRedis } from '../redis/index.js';
+import type { Logger } from '../logger.js';
+import { createDispatcher, type Resolver } from './dispatcher.js';
+import { OutboundWebhookError } from './errors.js';
+import { memoryOutboundStore, type OutboundStatePersistence } from './memory-store.js';
+import { createWebhookMetrics } from './metrics.js';
+import {
+  ENDPOINT_DISABLED_KIND,
+  WEBHOOK_EVENT_KINDS,
+  WEBHOOK_TEST_KIND,
+  endpointIdOfDelivery,
+  viewOf,
+  type DeliveryRecord,
+  type EndpointView,
+  type StoredEndpoint,
+} from './model.js';
+import { redisOutboundStore } from './redis-store.js';
+import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
+import type { OutboundStore } from './store.js';
+import { urlProblem, type TargetPolicy } from './target-policy.js';
+import { DeliveryWorker, newDeliveryRecord } from './worker.js';
+import { encodeGlobalId } from '../relay/global-id.js';
+
+export { WEBHOOK_EVENT_KINDS, type DeliveryRecord, type EndpointView, type DeliveryAttempt, type DeliveryStatus } from './model.js';
+export { OutboundWebhookError, type OutboundRefusal } from './errors.js';
+export type { OutboundStatePersistence } from './memory-store.js';
+
+export interface OutboundWebhooksOptions {
+  settings: OutboundWebhookConfig;
+  mode: 'sandbox' | 'live';
+  /** With Redis: shared by the replicas. Without: memory (sandbox mode), or refused (live mode). */
+  redis: GatewayRedis | null;
+  bus: Pick<EventBus, 'log' | 'onLoggedEvent' | 'publishPaymentEvent'>;
+  log: Logger;
+  /** The gateway's metrics registry; null: no metrics. */
+  registry: Registry | null;
+  /** Sandbox mode without Redis: where the memory store's state survives restarts. */
+  persistence?: OutboundStatePersistence;
+  /** The time of due dates and the disable period; default Date.now (tests hand in a manual clock). */
+  now?: () => number;
+  /** Name resolution of the connect-time address check (tests hand in their own). */
+  resolve?: Resolver;
+  /** How often every endpoint gets a pass; default 1000 ms. */
+  pollMs?: number;
+  /** Retention of the event log (how far back a replay may go). */
+  retentionMs: number;
+}
+
+export interface EndpointInput {
+  url: string;
+  kinds?: string[] | null;
+  description?: string | null;
+}
+
+export interface EndpointChange {
+  url?: string | null;
+  kinds?: string[] | null;
+  description?: string | null;
+  enabled?: boolean | null;
+}
+
+export interface OutboundWebhooks {
+  /** False in live mode without Redis: every change is refused (needs_redis). */
+  readonly available: boolean;
+  create(input: EndpointInput): Promise<{ endpoint: EndpointView; secret: string }>;
+  update(endpointId: string, change: EndpointChange): Promise<EndpointView>;
+  delete(endpointId: string): Promise<void>;
+  rotate(endpointId: string): Promise<{ endpoint: EndpointView; secret: string; previousSecretExpiresAt: string }>;
+  list(): Promise<EndpointView[]>;
+  get(endpointId: string): Promise<EndpointView | null>;
+  deliveries(endpointId: string): Promise<DeliveryRecord[]>;
+  delivery(deliveryId: string): Promise<DeliveryRecord | null>;
+  redeliver(deliveryId: string): Promise<DeliveryRecord>;
+  replay(endpointId: string, sinceMs: number): Promise<{ endpoint: EndpointView; eventsQueued: number }>;
+  sendTest(endpointId: string): Promise<DeliveryRecord>;
+  close(): Promise<void>;
+}
+
+const refuse = (refusal: OutboundWebhookError['refusal']) => new OutboundWebhookError(refusal);
+
+function checkedKinds(kinds: string[] | null | undefined): string[] {
+  const distinct = [...new Set(kinds ?? [])].sort();
+  const unknown = distinct.filter((k) => !WEBHOOK_EVENT_KINDS.includes(k));
+  if (unknown.length > 0) throw refuse({ kind: 'unknown_kinds', unknown, known: WEBHOOK_EVENT_KINDS });
+  return distinct;
+}
+
+function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
+  if (options.redis) return redisOutboundStore({ redis: options.redis, logKey: options.redis.key('events', 'log') });
+  return options.mode === 'sandbox' ? memoryOutboundStore(options.bus.log, options.persistence) : null;
+}
+
+export function createOutboundWebhooks(options: OutboundWebhooksOptions): OutboundWebhooks {
+  const { settings, log } = options;
+  const now = options.now ?? Date.now;
+  const store = buildStore(options);
+  const policy: TargetPolicy = {
+    allowPrivateTargets: settings.allowPrivateTargets,
+    allowHttp: options.mode === 'sandbox' || settings.allowPrivateTargets,
+  };
+  const dispatcher = createDispatcher({
+    timeoutMs: settings.timeoutMs,
+    allowPrivateTargets: settings.allowPrivateTargets,
+    resolve: options.resolve,
+  });
+  const oldestWaiting = async () => {
+    const ends = store ? await store.listEndpoints() : [];
+    return new Map(await Promise.all(ends.map(async (e) => [e.id, (await store!.waiting(e.id)).oldestMs] as const)));
+  };
+  const worker = store
+    ? new DeliveryWorker(
+        { ...settings, pollMs: options.pollMs },
+        {
+          store,
+          dispatcher,
+          log,
+          metrics: createWebhookMetrics(options.registry, oldestWaiting),
+          now,
+          onDisabled: (endpoint, reason) => announceDisabled(options, endpoint, reason, now()),
+        },
+      )
+    : null;
+  const unlisten = worker ? options.bus.onLoggedEvent((event) => worker.wakeFor(event)) : () => {};
+  worker?.start();
+  return endpointsService({
+    options,
+    store,
+    worker,
+    policy,
+    now,
+    close: async () => {
+      unlisten();
+      await worker?.stop(Math.min(settings.timeoutMs, 2_000));
+      await dispatcher.close().catch(() => {});
+      await store?.close();
+    },
+  });
+}
+
+/** The `webhook_endpoint.disabled` event, in the log: other endpoints that take it hear of it. */
+async function announceDisabled(options: OutboundWebhooksOptions, endpoint: StoredEndpoint, reason: string, at: number): Promise<void> {
+  // The endpoint's global id as GraphQL shows it.
+  const endpointId = encodeGlobalId('WebhookEndpoint', endpoint.id);
+  const data = { endpointId, url: endpoint.url, reason, failingSince: endpoint.failingSince, disabledAt: new Date(at).toISOString() };
+  await options.bus
+    .publishPaymentEvent({
+      id: `${ENDPOINT_DISABLED_KIND}:${endpoint.id}:${at}`,
+      kind: ENDPOINT_DISABLED_KIND,
+      receivedAt: new Date(at).toISOString(),
+      reference: endpointId,
+      resourceType: null,
+      payload: { event: ENDPOINT_DISABLED_KIND, data },
+      source: 'POLL',
+    })
+    .catch((err: unknown) => options.log.warn('webhook_endpoint.disabled event not logged', { endpointId: endpoint.id, error: err }));
+}
+
+interface ServiceParts {
+  options: OutboundWebhooksOptions;
+  store: OutboundStore | null;
+  worker: DeliveryWorker | null;
+  policy: TargetPolicy;
+  now: () => number;
+  close: () => Promise<void>;
+}
+
+function endpointsService(parts: ServiceParts): OutboundWebhooks {
+  const tools = serviceTools(parts);
+  return { available: parts.store !== null, ...manageEndpoints(parts, tools), ...deliveryOperations(parts, tools), close: parts.close };
+}
+
+type ServiceTools = ReturnType<typeof serviceTools>;
+
+/** What the operations share: the store (or the needs_redis refusal), lookups that refuse what is missing, URL checks. */
+function serviceTools(parts: ServiceParts) {
+  const { worker, policy, now } = parts;
+  const need = (): OutboundStore => {
+    if (!parts.store) throw refuse({ kind: 'needs_redis' });
+    return parts.store;
+  };
+  const view = async (e: StoredEndpoint) => {
+    const waiting = await need().waiting(e.id);
+    return viewOf(e, waiting.retrying + waiting.inFlight);
+  };
+  const found = async (id: string) => {
+    const e = await need().getEndpoint(id);
+    if (!e) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
+    return e;
+  };
+  const checkUrl = (url: string) => {
+    const problem = urlProblem(url, policy);
+    if (problem) throw refuse({ kind: 'invalid_url', reason: problem });
+  };
+  const changed = async () => void (await worker?.refresh());
+  const queue = async (record: DeliveryRecord) => {
+    await need().settle(record, null, null, now());
+    worker?.wake(record.endpointId);
+  };
+  return { need, view, found, checkUrl, changed, queue };
+}
+
+type EndpointOperations = 'create' | 'update' | 'delete' | 'rotate' | 'list' | 'get';
+
+function manageEndpoints(
+  parts: ServiceParts,
+  { need, view, found, checkUrl, changed }: ServiceTools,
+): Pick<OutboundWebhooks, EndpointOperations> {
+  const { options, now } = parts;
+  const settings = options.settings;
+  return {
+    async create(input) {
+      checkUrl(input.url);
+      const secret = newSigningSecret();
+      const endpoint: StoredEndpoint = {
+        id: `we_${randomBytes(12).toString('hex')}`,
+        url: input.url,
+        description: input.description ?? null,
+        kinds: checkedKinds(input.kinds),
+        enabled: true,
+        disabledReason: null,
+        createdAt: new Date(now()).toISOString(),
+        secrets: { current: secret, previous: null, previousExpiresAt: null },
+        lastSuccessAt: null,
+        failingSince: null,
+        consecutiveFailures: 0,
+      };
+      if (!(await need().createEndpoint(endpoint, settings.maxEndpoints))) throw refuse({ kind: 'limit', max: settings.maxEndpoints });
+      await changed();
+      return { endpoint: viewOf(endpoint, 0), secret };
+    },
+    async update(id, change) {
+      await found(id);
+      if (change.url != null) checkUrl(change.url);
+      const kinds = change.kinds == null ? undefined : checkedKinds(change.kinds);
+      const enabling = change.enabled === true;
+      const updated = await need().updateEndpoint(id, {
+        ...(change.url != null ? { url: change.url } : {}),
+        ...(kinds ? { kinds } : {}),
+        ...(change.description !== undefined ? { description: change.description } : {}),
+        ...(change.enabled != null ? { enabled: change.enabled, disabledReason: change.enabled ? null : 'disabled by hand' } : {}),
+        resetHealth: enabling,
+      });
+      if (!updated) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
+      await changed();
+      return view(updated);
+    },
+    async delete(id) {
+      if (!(await need().deleteEndpoint(id))) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
+      await changed();
+    },
+    async rotate(id) {
+      const endpoint = await found(id);
+      const secret = newSigningSecret();
+      const expires = now() + ROTATION_OVERLAP_MS;
+      const updated = await need().updateEndpoint(id, {
+        secrets: { current: secret, previous: endpoint.secrets.current, previousExpiresAt: expires },
+      });
+      if (!updated) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
+      await changed();
+      return { endpoint: await view(updated), secret, previousSecretExpiresAt: new Date(expires).toISOString() };
+    },
+    async list() {
+      if (!parts.store) return [];
+      return Promise.all((await parts.store.listEndpoints()).map(view));
+    },
+    async get(id) {
+      const e = parts.store ? await parts.store.getEndpoint(id) : null;
+      return e ? view(e) : null;
+    },
+  };
+}
+
+function deliveryOperations(
+  parts: ServiceParts,
+  { need, view, found, queue }: ServiceTools,
+): Omit<OutboundWebhooks, EndpointOperations | 'available' | 'close'> {
+  const { options, worker, now } = parts;
+  return {
+    async deliveries(endpointId) {
+      await found(endpointId);
+      return need().listDeliveries(endpointId);
+    },
+    async delivery(deliveryId) {
+      const endpointId = endpointIdOfDelivery(deliveryId);
+      return endpointId && parts.store ? parts.store.getDelivery(endpointId, deliveryId) : null;
+    },
+    async redeliver(deliveryId) {
+      const record = await this.delivery(deliveryId);
+      if (!record) throw refuse({ kind: 'delivery_not_found', deliveryId });
+      const again: DeliveryRecord = { ...record, status: 'PENDING', failures: 0, nextAttemptAt: now() };
+      await queue(again);
+      return again;
+    },
+    async replay(endpointId, sinceMs) {
+      const endpoint = await found(endpointId);
+      // The log's positions are Redis's (real) time, whatever clock the retries follow.
+      const from = Math.max(sinceMs, Date.now() - options.retentionMs, 0);
+      const eventsQueued = await countSince(options.bus.log, endpoint, from);
+      await need().rewind(endpointId, `${from}-0`);
+      worker?.wake(endpointId);
+      return { endpoint: await view(endpoint), eventsQueued };
+    },
+    async sendTest(endpointId) {
+      const endpoint = await found(endpointId);
+      const at = now();
+      const event: LoggedPaymentEvent = {
+        id: `${WEBHOOK_TEST_KIND}:${randomBytes(8).toString('hex')}`,
+        kind: WEBHOOK_TEST_KIND,
+        receivedAt: new Date(at).toISOString(),
+        reference: null,
+        resourceType: null,
+        payload: { event: WEBHOOK_TEST_KIND, data: { message: 'A test event sent by sendTestWebhook.', url: endpoint.url } },
+        source: 'POLL',
+        seq: `${at}-0`,
+      };
+      const record = newDeliveryRecord(endpoint.id, event, `evt_test_${randomBytes(12).toString('hex')}`, at);
+      await queue(record);
+      return record;
+    },
+  };
+}
+
+/** Events of the log from `fromMs` on that the endpoint takes (what a replay sends again), counted page by page. */
+async function countSince(log: EventBus['log'], endpoint: StoredEndpoint, fromMs: number): Promise<number> {
+  let count = 0;
+  let after: string | null = fromMs > 0 ? `${fromMs - 1}-${Number.MAX_SAFE_INTEGER}` : null;
+  for (;;) {
+    const page = await log.ascending(after, 1_000);
+    count += page.filter((e) => endpoint.kinds.length === 0 || endpoint.kinds.includes(e.kind)).length;
+    if (page.length < 1_000) return count;
+    after = page.at(-1)!.seq;
+  }
+}
