@@ -175,6 +175,22 @@ describe('one source for each fact', () => {
   });
 });
 
+describe('types', () => {
+  it('no `as never` cast in src/', () => {
+    const casts: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts') && /\bas never\b(?=[\s,;)\]])/.test(readFileSync(full, 'utf8').replace(/\/\/.*$/gm, '')))
+          casts.push(full.slice(root.length));
+      }
+    };
+    walk(`${root}src`);
+    expect(casts).toEqual([]);
+  });
+});
+
 describe('internal errors', () => {
   const RESTRICTED = 'no-restricted-syntax';
   it('a bare throw new Error is refused in src/, the catalogue included, and allowed in the sandbox and tests', async () => {

@@ -64,33 +64,32 @@ type AnyTypedError = TypedErrorClass<any, any>;
 /**
  * The GraphQL object type of each declared typed error, made from its declaration alone: its name, description,
  * the PaymentError interface, recognition by class, and the fields it declares. `refs`: the schema's types its
- * fields name (enums, objects). Pothos cannot type a field built from data, hence the casts, in this one place.
+ * fields name (enums, objects). Pothos cannot type a field built from data: its type is handed over as a scalar's
+ * name, the one cast, in this one place.
  */
 export function typedErrorObjectTypes(classes: readonly AnyTypedError[], refs: ErrorFieldRefs = {}): void {
   for (const cls of classes) {
     const { name, description, graphql = {} } = cls.declaration;
     const declared = Object.entries(graphql as Record<string, ErrorFieldDeclaration>);
-    builder.objectType(
-      cls as never,
-      {
-        name,
-        description,
-        interfaces: [PaymentErrorInterface],
-        isTypeOf: (value: unknown) => value instanceof cls,
-        fields: (t: { field: (options: object) => unknown }) =>
-          Object.fromEntries(
-            declared.map(([key, field]) => [
-              key,
-              t.field({
-                type: fieldTypeRef(field.type, refs),
-                nullable: field.nullable ?? false,
-                description: field.description,
-                resolve: (error: Record<string, unknown>) => error[key],
-              }),
-            ]),
-          ),
-      } as never,
-    );
+    builder.objectType(cls, {
+      name,
+      description,
+      interfaces: [PaymentErrorInterface],
+      isTypeOf: (value) => value instanceof cls,
+      fields: (t) =>
+        Object.fromEntries(
+          declared.map(([key, field]) => [
+            key,
+            t.field({
+              // The declared type's ref (a scalar's name, an enum, an object): the value is the error's own field.
+              type: fieldTypeRef(field.type, refs) as 'String',
+              nullable: field.nullable ?? false,
+              description: field.description,
+              resolve: (error) => (error as unknown as Record<string, string>)[key]!,
+            }),
+          ]),
+        ),
+    });
   }
 }
 
