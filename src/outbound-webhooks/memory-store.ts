@@ -122,19 +122,21 @@ function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStor
       seqs.forEach((seq) => s?.inFlight.delete(seq));
       save();
     },
-    async settle(record, ackSeq, outcome, atMs) {
+    async recordAttempt(record, ackSeq, outcome, atMs) {
       const s = slot(record.endpointId);
       if (ackSeq) s?.inFlight.delete(ackSeq);
       if (!s) return { kept: false, failingSince: null };
-      s.deliveries.set(record.id, record);
-      if (record.status === 'PENDING') s.due.set(record.id, record.nextAttemptAt ?? 0);
-      else {
-        s.due.delete(record.id);
-        trimRecent(s);
-      }
-      if (outcome) s.endpoint = withHealth(s.endpoint, outcome, atMs);
+      keep(s, record);
+      s.endpoint = withHealth(s.endpoint, outcome, atMs);
       save();
       return { kept: true, failingSince: s.endpoint.failingSince ? Date.parse(s.endpoint.failingSince) : null };
+    },
+    async enqueue(record) {
+      const s = slot(record.endpointId);
+      if (!s) return false;
+      keep(s, record);
+      save();
+      return true;
     },
     async claimDue(id, now, count, leaseUntil) {
       const s = slot(id);
@@ -167,6 +169,16 @@ function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStor
       save();
     },
   };
+}
+
+/** A delivery where its status puts it: PENDING in the retry set at its due time, the others in the recent list. */
+function keep(s: EndpointSlot, record: DeliveryRecord): void {
+  s.deliveries.set(record.id, record);
+  if (record.status === 'PENDING') s.due.set(record.id, record.nextAttemptAt ?? 0);
+  else {
+    s.due.delete(record.id);
+    trimRecent(s);
+  }
 }
 
 function withHealth(endpoint: StoredEndpoint, outcome: 'ok' | 'failed', atMs: number): StoredEndpoint {

@@ -95,3 +95,19 @@ export function takesKind(endpoint: Pick<StoredEndpoint, 'kinds'>, kind: string)
   if (kind === WEBHOOK_TEST_KIND) return false;
   return endpoint.kinds.length === 0 || endpoint.kinds.includes(kind);
 }
+
+/** A delivery of `event` to an endpoint, due now: what the worker makes of an event it reads, and a test event. */
+export function newDeliveryRecord(endpointId: string, event: LoggedPaymentEvent, eventId: string, now: number): DeliveryRecord {
+  return {
+    id: deliveryIdOf(endpointId, eventId),
+    endpointId,
+    eventId,
+    kind: event.kind,
+    status: 'PENDING',
+    createdAt: new Date(now).toISOString(),
+    nextAttemptAt: now,
+    failures: 0,
+    attempts: [],
+    event,
+  };
+}

@@ -19,6 +19,7 @@ import {
   WEBHOOK_EVENT_KINDS,
   WEBHOOK_TEST_KIND,
   endpointIdOfDelivery,
+  newDeliveryRecord,
   viewOf,
   type DeliveryRecord,
   type EndpointView,
@@ -28,7 +29,7 @@ import { redisOutboundStore } from './redis-store.js';
 import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
 import type { OutboundStore } from './store.js';
 import { urlProblem, type TargetPolicy } from './target-policy.js';
-import { DeliveryWorker, newDeliveryRecord } from './worker.js';
+import { DeliveryWorker } from './worker.js';
 import { encodeGlobalId } from '../relay/global-id.js';
 
 export { WEBHOOK_EVENT_KINDS, type DeliveryRecord, type EndpointView, type DeliveryAttempt, type DeliveryStatus } from './model.js';
@@ -183,7 +184,7 @@ type ServiceTools = ReturnType<typeof serviceTools>;
 
 /** What the operations share: the store (or the needs_redis refusal), lookups that refuse what is missing, URL checks. */
 function serviceTools(parts: ServiceParts) {
-  const { worker, policy, now } = parts;
+  const { worker, policy } = parts;
   const need = (): OutboundStore => {
     if (!parts.store) throw refuse({ kind: 'needs_redis' });
     return parts.store;
@@ -203,7 +204,7 @@ function serviceTools(parts: ServiceParts) {
   };
   const changed = async () => void (await worker?.refresh());
   const queue = async (record: DeliveryRecord) => {
-    await need().settle(record, null, null, now());
+    if (!(await need().enqueue(record))) throw refuse({ kind: 'endpoint_not_found', endpointId: record.endpointId });
     worker?.wake(record.endpointId);
   };
   return { need, view, found, checkUrl, changed, queue };

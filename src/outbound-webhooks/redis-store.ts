@@ -13,7 +13,7 @@ import { eventOfStreamEntry } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId } from '../events/stream-id.js';
 import type { DeliveryRecord, StoredEndpoint } from './model.js';
-import { RECENT_DELIVERIES_KEPT, type OutboundStore } from './store.js';
+import { RECENT_DELIVERIES_KEPT, type AttemptOutcome, type OutboundStore } from './store.js';
 
 type StreamEntry = [string, string[]];
 
@@ -34,39 +34,50 @@ if redis.call('HGET', KEYS[1], 'enabled') ~= '1' then return 0 end
 redis.call('HSET', KEYS[1], 'enabled', '0', 'disabledReason', ARGV[1])
 return 1`;
 
-// Settles a batch of deliveries, those whose attempts ended in one tick: one script, one write and one WAIT
-// instead of one each. Per delivery, 5 KEYS: deliveries, retry, recent, endpoint, log; 10 ARGV: id, json, status,
-// due, created ms, group, ack seq, recent max, outcome, at (ISO). Returns per delivery false when the endpoint is
-// gone, else its failingSince ('' if none).
+// SETTLE's keys and arguments for one delivery, by name: the one place their order is written. The script reads them
+// by these names (`k.retry`, `a.ackSeq`), from tables built from the same lists.
+const SETTLE_KEYS = ['deliveries', 'retry', 'recent', 'endpoint', 'log'] as const;
+const SETTLE_ARGS = ['id', 'json', 'status', 'due', 'createdMs', 'group', 'ackSeq', 'recentMax', 'outcome', 'at'] as const;
+type SettleKeys = Record<(typeof SETTLE_KEYS)[number], string>;
+type SettleArgs = Record<(typeof SETTLE_ARGS)[number], string>;
+
+/** Lua for a table of `names`, each read from `array` at `base` + its place in the list (1-based). */
+const luaTable = (names: readonly string[], array: string, base: string) =>
+  `{ ${names.map((name, i) => `${name} = ${array}[${base} + ${i + 1}]`).join(', ')} }`;
+
+// Saves the deliveries whose attempts ended in one tick (or that were queued): one script, one write and one WAIT
+// instead of one each. Per delivery: where it now stands (retry set or recent list), its event acknowledged
+// (`ackSeq`), and the endpoint's health by the attempt's `outcome` ('ok', 'failed'; 'none' for a delivery queued
+// without an attempt). Returns per delivery false when the endpoint is gone, else its failingSince ('' if none).
 const SETTLE = `
 local function settle(k, a)
-  if a[7] ~= '' then redis.pcall('XACK', k[5], a[6], a[7]) end
-  if redis.call('EXISTS', k[4]) == 0 then return false end
-  redis.call('HSET', k[1], a[1], a[2])
-  if a[3] == 'PENDING' then
-    redis.call('ZADD', k[2], a[4], a[1])
-    redis.call('ZREM', k[3], a[1])
+  if a.ackSeq ~= '' then redis.pcall('XACK', k.log, a.group, a.ackSeq) end
+  if redis.call('EXISTS', k.endpoint) == 0 then return false end
+  redis.call('HSET', k.deliveries, a.id, a.json)
+  if a.status == 'PENDING' then
+    redis.call('ZADD', k.retry, a.due, a.id)
+    redis.call('ZREM', k.recent, a.id)
   else
-    redis.call('ZREM', k[2], a[1])
-    redis.call('ZADD', k[3], a[5], a[1])
-    local excess = redis.call('ZCARD', k[3]) - tonumber(a[8])
+    redis.call('ZREM', k.retry, a.id)
+    redis.call('ZADD', k.recent, a.createdMs, a.id)
+    local excess = redis.call('ZCARD', k.recent) - tonumber(a.recentMax)
     if excess > 0 then
-      local old = redis.call('ZRANGE', k[3], 0, excess - 1)
-      redis.call('ZREMRANGEBYRANK', k[3], 0, excess - 1)
-      redis.call('HDEL', k[1], unpack(old))
+      local old = redis.call('ZRANGE', k.recent, 0, excess - 1)
+      redis.call('ZREMRANGEBYRANK', k.recent, 0, excess - 1)
+      redis.call('HDEL', k.deliveries, unpack(old))
     end
   end
-  if a[9] == 'ok' then
-    redis.call('HSET', k[4], 'lastSuccessAt', a[10], 'failingSince', '', 'consecutiveFailures', 0)
-  elseif a[9] == 'failed' then
-    if (redis.call('HGET', k[4], 'failingSince') or '') == '' then redis.call('HSET', k[4], 'failingSince', a[10]) end
-    redis.call('HINCRBY', k[4], 'consecutiveFailures', 1)
+  if a.outcome == 'ok' then
+    redis.call('HSET', k.endpoint, 'lastSuccessAt', a.at, 'failingSince', '', 'consecutiveFailures', 0)
+  elseif a.outcome == 'failed' then
+    if (redis.call('HGET', k.endpoint, 'failingSince') or '') == '' then redis.call('HSET', k.endpoint, 'failingSince', a.at) end
+    redis.call('HINCRBY', k.endpoint, 'consecutiveFailures', 1)
   end
-  return redis.call('HGET', k[4], 'failingSince') or ''
+  return redis.call('HGET', k.endpoint, 'failingSince') or ''
 end
 local out = {}
-for i = 0, #KEYS / 5 - 1 do
-  out[i + 1] = settle({unpack(KEYS, i * 5 + 1, i * 5 + 5)}, {unpack(ARGV, i * 10 + 1, i * 10 + 10)})
+for i = 0, #KEYS / ${SETTLE_KEYS.length} - 1 do
+  out[i + 1] = settle(${luaTable(SETTLE_KEYS, 'KEYS', `i * ${SETTLE_KEYS.length}`)}, ${luaTable(SETTLE_ARGS, 'ARGV', `i * ${SETTLE_ARGS.length}`)})
 end
 return out`;
 
@@ -187,24 +198,30 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         (err: unknown) => settling.forEach(([, , , failed]) => failed(err)),
       );
   };
-  return (record: DeliveryRecord, ackSeq: string | null, outcome: string | null, atMs: number) =>
+  return (record: DeliveryRecord, ackSeq: string | null, outcome: AttemptOutcome | 'none', atMs: number) =>
     new Promise<unknown>((done, failed) => {
       const id = record.endpointId;
-      const keys = [k.deliveries(id), k.retry(id), k.recent(id), k.endpoint(id), logKey];
-      const args = [
-        record.id,
-        JSON.stringify(record),
-        record.status,
-        String(record.nextAttemptAt ?? 0),
-        String(Date.parse(record.createdAt)),
-        group(id),
-        ackSeq ?? '',
-        String(recentKept),
-        outcome ?? '',
-        new Date(atMs).toISOString(),
-      ];
+      const keys: SettleKeys = {
+        deliveries: k.deliveries(id),
+        retry: k.retry(id),
+        recent: k.recent(id),
+        endpoint: k.endpoint(id),
+        log: logKey,
+      };
+      const args: SettleArgs = {
+        id: record.id,
+        json: JSON.stringify(record),
+        status: record.status,
+        due: String(record.nextAttemptAt ?? 0),
+        createdMs: String(Date.parse(record.createdAt)),
+        group: group(id),
+        ackSeq: ackSeq ?? '',
+        recentMax: String(recentKept),
+        outcome,
+        at: new Date(atMs).toISOString(),
+      };
       if (batch.length === 0) setImmediate(flush);
-      batch.push([keys, args, done, failed]);
+      batch.push([SETTLE_KEYS.map((name) => keys[name]), SETTLE_ARGS.map((name) => args[name]), done, failed]);
     });
 }
 
@@ -283,10 +300,13 @@ function redisDeliveries({
     async release(id, seqs) {
       if (seqs.length > 0) await c.xack(logKey, group(id), ...seqs);
     },
-    async settle(record, ackSeq, outcome, atMs) {
+    async recordAttempt(record, ackSeq, outcome, atMs) {
       const reply = await settleSoon(record, ackSeq, outcome, atMs);
       if (reply === null) return { kept: false, failingSince: null };
       return { kept: true, failingSince: reply ? Date.parse(String(reply)) : null };
+    },
+    async enqueue(record) {
+      return (await settleSoon(record, null, 'none', 0)) !== null;
     },
     async claimDue(id, now, count, leaseUntil) {
       // Most passes find nothing due: a plain read, sent with the other commands of its tick, spares them the

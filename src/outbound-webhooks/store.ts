@@ -57,11 +57,16 @@ export interface OutboundStore {
   /** Takes events off the in-flight list without a delivery (kinds the endpoint does not take). */
   release(endpointId: string, seqs: string[]): Promise<void>;
   /**
-   * Saves a delivery and where it stands, in one atomic write: PENDING goes to the retry set at
-   * `nextAttemptAt`, SUCCEEDED and FAILED to the recent list; `ackSeq` takes its event off the in-flight list;
-   * `outcome` updates the endpoint's health.
+   * Records an attempt and where its delivery stands now, in one atomic write: PENDING goes to the retry set at
+   * `nextAttemptAt`, SUCCEEDED and FAILED to the recent list; `ackSeq` (a first attempt, read from the log) takes
+   * its event off the in-flight list; `outcome` updates the endpoint's health (`atMs`: when the attempt was made).
    */
-  settle(record: DeliveryRecord, ackSeq: string | null, outcome: AttemptOutcome | null, atMs: number): Promise<SettleResult>;
+  recordAttempt(record: DeliveryRecord, ackSeq: string | null, outcome: AttemptOutcome, atMs: number): Promise<SettleResult>;
+  /**
+   * Queues a delivery no attempt produced (a redelivery, a test event): into the retry set at its `nextAttemptAt`,
+   * the endpoint's health untouched. False when the endpoint is gone.
+   */
+  enqueue(record: DeliveryRecord): Promise<boolean>;
   /** Deliveries of the retry set due at `now`, leased until `leaseUntil` (another replica takes them after it). */
   claimDue(endpointId: string, now: number, count: number, leaseUntil: number): Promise<DeliveryRecord[]>;
   getDelivery(endpointId: string, deliveryId: string): Promise<DeliveryRecord | null>;

@@ -20,7 +20,7 @@ import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { encodeEventId } from '../events/stream-id.js';
 import type { Dispatcher } from './dispatcher.js';
-import { MAX_ATTEMPTS_KEPT, deliveryIdOf, takesKind, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { MAX_ATTEMPTS_KEPT, newDeliveryRecord, takesKind, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { outcomeLabel, type WebhookMetrics } from './metrics.js';
 import { webhookBody } from './payload.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
@@ -72,21 +72,6 @@ const BODIES_KEPT = 256;
 /** The webhook-id of a logged event: its public event id (PaymentEvent.id), the same for every attempt and replica. */
 export function webhookIdOf(event: LoggedPaymentEvent): string {
   return encodeEventId(event.seq, event.generation);
-}
-
-export function newDeliveryRecord(endpointId: string, event: LoggedPaymentEvent, eventId: string, now: number): DeliveryRecord {
-  return {
-    id: deliveryIdOf(endpointId, eventId),
-    endpointId,
-    eventId,
-    kind: event.kind,
-    status: 'PENDING',
-    createdAt: new Date(now).toISOString(),
-    nextAttemptAt: now,
-    failures: 0,
-    attempts: [],
-    event,
-  };
 }
 
 export class DeliveryWorker {
@@ -249,9 +234,9 @@ export class DeliveryWorker {
       free -= due.length;
     }
     // Every visibilityMs / 2 whatever woke the pass (the retry set counted before the first read).
-    const counting = free > 0 && Date.now() - w.lastCountAt >= this.visibilityMs / 2;
+    const counting = free > 0 && now - w.lastCountAt >= this.visibilityMs / 2;
     if (counting) {
-      w.lastCountAt = Date.now();
+      w.lastCountAt = now;
       w.retrying = (await store.waiting(endpoint.id)).retrying;
       free -= await this.startEvents(endpoint, await store.claimStale(endpoint.id, this.consumer, this.visibilityMs, free));
     }
@@ -318,7 +303,7 @@ export class DeliveryWorker {
     const delay = ok ? null : nextRetryDelayMs(this.settings.retryScheduleMs, failures);
     const status = ok ? 'SUCCEEDED' : delay === null ? 'FAILED' : 'PENDING';
     const next: DeliveryRecord = { ...record, attempts, failures, status, nextAttemptAt: delay === null ? null : now() + delay };
-    const settled = await store.settle(next, ackSeq, ok ? 'ok' : 'failed', now());
+    const settled = await store.recordAttempt(next, ackSeq, ok ? 'ok' : 'failed', now());
     if (status !== 'PENDING') metrics.settled(ok ? 'succeeded' : 'failed');
     const w = this.state(endpoint.id);
     if (status === 'PENDING' && ackSeq) w.retrying += 1;
