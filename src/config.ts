@@ -9,14 +9,18 @@ import { projectPath } from './files/project-files.js';
 import { InternalError } from './errors/internal-error.js';
 
 export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
+/** How the payment service signs its webhooks (WEBHOOK_SIGNATURE_SCHEME): hex HMAC, base64 SHA-256, or either. */
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 export const TRUSTED_DOCUMENTS_MODES = ['off', 'allow', 'enforce'] as const;
+/** TRUSTED_DOCUMENTS: `off` (text only), `allow` (text or a manifest hash), `enforce` (manifest hashes only). */
 export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
+/** LOG_LEVEL: the least severe level written. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** A bad or missing setting: its message names the variable, and the process stops with that one line. */
 export class ConfigError extends InternalError {
   override readonly name = 'ConfigError';
   readonly code = 'CONFIG_INVALID';
@@ -186,6 +190,10 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SET_MAX: positiveInt.max(1_000_000).default(1_000),
 });
 
+/**
+ * How to reach the payment service: its base URL, the secret key, the deadline of one call, the charge list's
+ * paging.
+ */
 export interface UpstreamConfig {
   baseUrl: string;
   apiKey: string;
@@ -195,6 +203,10 @@ export interface UpstreamConfig {
   pageSize: number;
 }
 
+/**
+ * The keys and claims tokens are checked with: the staff HS256 secret or JWKS, issuer, audience, and the
+ * client-token key and lifetime.
+ */
 export interface AuthConfig {
   jwtSecret: string | null;
   jwksUrl: string | null;
@@ -208,6 +220,10 @@ export interface AuthConfig {
   clientTokenSecret: string | null;
 }
 
+/**
+ * The whole validated configuration: every setting of the environment, typed, with its default applied
+ * (docs/configuration.md lists them).
+ */
 export interface Config {
   port: number;
   host: string;
@@ -340,6 +356,10 @@ const SECRET_VARIABLES = new Set([
 /** The environment as envSchema reads it. */
 type Env = z.infer<typeof envSchema>;
 
+/**
+ * Validates `env` (process.env by default) once and returns the configuration. Throws ConfigError naming the first
+ * bad variable; never logs a secret.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const e = parseEnv(envSchema, env);
   checkPaymentService(e);

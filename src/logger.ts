@@ -13,6 +13,7 @@ import type { LogLevel } from './config.js';
 export type { LogLevel };
 export type LogFields = Record<string, unknown>;
 
+/** The gateway's logger: JSON lines on stderr, credential-named fields redacted at any depth. */
 export interface Logger {
   debug(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
@@ -36,6 +37,7 @@ export const REDACTED = '[redacted]';
 /** Deeper than any legitimate log field; a limit keeps a pathological object from overflowing the stack. */
 const MAX_DEPTH = 32;
 
+/** A logger at `level` (JSON lines, redacting secrets), writing to stderr or the given destination. */
 export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logger {
   const now = options.now ?? (() => new Date());
   const write = options.write;

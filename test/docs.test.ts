@@ -7,6 +7,7 @@ import path from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { marked, type Token, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
+import { declarationsOf, docCoverage, documentedShare } from '../scripts/doc-coverage.js';
 import { repoRoot } from './helpers/npm-start.js';
 
 /** Every Markdown file whose links are checked, relative to the repository. */
@@ -89,6 +90,33 @@ describe('the documentation', () => {
     );
     expect(captures.length).toBeGreaterThan(0);
     expect(captures.filter((c) => !c.includes('$(npm run -s token'))).toEqual([]);
+  });
+
+  it('doc comments cover at least 80% of the declarations another folder of src/ imports (scripts/doc-coverage.ts)', () => {
+    const { all, shared } = docCoverage();
+    expect(shared.length).toBeGreaterThan(200);
+    expect(all.length).toBeGreaterThan(shared.length);
+    expect(documentedShare(shared)).toBeGreaterThanOrEqual(80);
+  });
+
+  it('counts a doc comment only where an editor shows one (the counter itself)', () => {
+    const text = [
+      '/** Documented. */',
+      'export function a(): void {}',
+      '// A line comment is not a doc comment.',
+      'export const b = 1;',
+      'export interface C {}',
+      'function d(): void {}',
+      "export const E = typedError({ name: 'E', description: 'Described where the schema reads it.' });",
+      'export type E = InstanceType<typeof E>;',
+    ].join('\n');
+    expect(declarationsOf(path.join(repoRoot, 'src/x.ts'), text).map((d) => [d.name, d.documented])).toEqual([
+      ['a', true],
+      ['b', false],
+      ['C', false],
+      ['E', true],
+      ['E', true],
+    ]);
   });
 
   it("the architecture guide's map has one row per folder of src/, and none for a folder that is gone", () => {

@@ -31,6 +31,10 @@ export function tokenProblemOf(reason: AuthFailureReason): TokenProblem {
   return TOLD[reason];
 }
 
+/**
+ * Thrown by token verification for any refused token; `reason` says why (for logs and metrics), `message` is the
+ * catalogue's English and never quotes the token.
+ */
 export class AuthError extends InternalError {
   override readonly name = 'AuthError';
   readonly code = 'UNAUTHENTICATED' as const;

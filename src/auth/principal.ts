@@ -12,6 +12,7 @@ export interface StaffPrincipal {
 
 export type ClientResourceKind = 'checkout' | 'charge';
 
+/** The one charge or checkout a client token is bound to: the only resource its holder may read or act on. */
 export interface ClientResource {
   kind: ClientResourceKind;
   reference: string;
@@ -25,6 +26,10 @@ export interface ClientPrincipal {
   expiresAt: Date;
 }
 
+/**
+ * Who is calling, once the token is verified: a staff or server token (with its scopes), or a customer's client
+ * token (bound to one payment).
+ */
 export type Principal = StaffPrincipal | ClientPrincipal;
 
 export function clientSubject(resource: ClientResource): string {

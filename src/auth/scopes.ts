@@ -1,6 +1,7 @@
 // The scopes a staff token may carry (its space-separated `scope` claim). Which
 // root field each one opens is declared on the field itself (`access({ scope })`,
 // src/schema/access.ts); test/helpers/scope-table.ts reads the table back for the tests and docs/access.md.
+/** Every scope a staff token may carry, in the order the access guide lists them. */
 export const SCOPES = [
   'payments:read',
   'payments:collect',
@@ -10,6 +11,10 @@ export const SCOPES = [
   'events:read',
   'webhooks:manage',
 ] as const;
+/**
+ * One scope of a staff token (`payments:read`, `payouts:write`…); which root fields it opens is declared on each
+ * field.
+ */
 export type Scope = (typeof SCOPES)[number];
 
 const KNOWN = new Set<string>(SCOPES);

@@ -5,6 +5,7 @@ import { secretBytes } from './keys.js';
 import type { Scope } from './scopes.js';
 import { InvalidArgumentError } from '../errors/internal-error.js';
 
+/** A staff token just signed, and when it expires. */
 export interface MintedToken {
   token: string;
   expiresAt: Date;
@@ -21,6 +22,10 @@ export interface StaffTokenRequest {
   now?: Date;
 }
 
+/**
+ * Signs a staff token (HS256) for `subject` with `scopes`, valid `ttlSeconds`, carrying the issuer and audience
+ * when given. Throws InvalidArgumentError on an empty subject or a bad lifetime.
+ */
 export async function mintStaffToken(request: StaffTokenRequest): Promise<MintedToken> {
   if (!request.subject) throw new InvalidArgumentError('a staff token needs a subject');
   if (!Number.isSafeInteger(request.ttlSeconds) || request.ttlSeconds <= 0)

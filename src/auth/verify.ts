@@ -52,6 +52,7 @@ export interface TokenVerifierOptions {
   now?: () => Date;
 }
 
+/** Turns a bearer token into a Principal, or throws AuthError; verified tokens are cached, never past their `exp`. */
 export interface TokenVerifier {
   /** A staff or a client token, told apart by its `typ` header. */
   verify(token: string): Promise<Principal>;
@@ -63,6 +64,10 @@ export interface TokenVerifier {
   mintClientToken(resource: ClientResource, ttlSeconds?: number): Promise<MintedToken>;
 }
 
+/**
+ * The verifier of a configuration's keys (HS256 secret or JWKS, and the client-token key). Throws ConfigError when
+ * no staff-token key or no client-token key is configured.
+ */
 export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOptions = {}): TokenVerifier {
   if (auth.jwtSecret === null && auth.jwksUrl === null)
     throw new ConfigError('no staff token key configured (AUTH_JWT_SECRET or AUTH_JWKS_URL)');

@@ -16,7 +16,9 @@ export const GATEWAY_ERROR_CODES = [
 ] as const;
 export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 
+/** Every value of the GraphQL enum ErrorCode: the service's, its client's, and the gateway's own. */
 export const ERROR_CODES = [...UPSTREAM_ERROR_CODES, ...CLIENT_DERIVED_CODES, ...GATEWAY_ERROR_CODES] as const;
+/** A typed error's stable `code`. */
 export type ErrorCode = UpstreamErrorCode | GatewayErrorCode;
 
 /** Whether the very same request may succeed later, for the gateway's codes (a new code without it fails tsc). */

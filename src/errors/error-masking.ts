@@ -113,6 +113,10 @@ function clientResult<T>(result: T, context: ClientErrorContext): T {
   return { ...(result as object), errors: errors.map((e) => toClientError(e, context)) } as T;
 }
 
+/**
+ * The yoga plugin that turns every error a client would see into one of the catalogue (stable code, English and
+ * French), masking anything unexpected behind a request id.
+ */
 export function useClientSafeErrors(log: Logger): Plugin<{ requestId?: string }> {
   const rewrite =
     (requestId: string): OnEachResult =>

@@ -24,6 +24,7 @@ export const OPERATOR_NAMES: Record<Provider, HumanName> = {
   opf_bj: { en: 'OPF Money Benin', fr: 'OPF Money Bénin' },
 };
 
+/** The name people read for an operator or wallet (never the service's token), in both languages. */
 export function operatorName(provider: Provider | Wallet): HumanName {
   return OPERATOR_NAMES[provider];
 }

@@ -12,6 +12,7 @@ import { operatorName } from './operators.js';
 import { topLevelError, topLevelText } from './top-level.js';
 import { PaymentError, typedError } from './typed-errors.js';
 
+/** What is wrong with one input field: its path in the input, and the sentence in English and in French. */
 export interface FieldProblem {
   path: string[];
   message: string;
@@ -455,4 +456,5 @@ export function walletNamedIn(message: string): Wallet | null {
   return WALLETS.find((w) => lower.includes(w)) ?? null;
 }
 
+/** The most transfers one bulk call to the service may carry. */
 export const BULK_TRANSFER_LIMIT = 100;

@@ -69,6 +69,7 @@ export const PayoutBatchFullError = typedError({
   }),
 });
 
+/** A wallet that cannot cover its items: what they need (amounts and fees), what it holds, and the difference. */
 export interface WalletShortfall {
   wallet: Wallet;
   /** Amounts plus fees of the items still to send from this wallet. */

@@ -4,6 +4,7 @@
 /** Why a token was refused, as far as the caller is told (see src/auth/auth-error.ts). */
 export type TokenProblem = 'missing' | 'malformed' | 'invalid' | 'expired' | 'kind' | 'keys_unavailable';
 
+/** The English and French of each TokenProblem: what a caller reads when its token is refused. */
 export const TOKEN_PROBLEMS: Record<TokenProblem, { en: string; fr: string }> = {
   missing: {
     en: 'Authentication required: send Authorization: Bearer <token>.',

@@ -15,6 +15,7 @@ import { TOKEN_PROBLEMS, type TokenProblem } from './token-problems.js';
 
 export type { TokenProblem } from './token-problems.js';
 
+/** A sentence in English and in French. */
 export interface Text {
   en: string;
   fr: string;
@@ -562,6 +563,7 @@ export class ScalarValueError extends GraphQLError {
   }
 }
 
+/** The error a custom scalar throws on a value it refuses, with the catalogue's code and both languages. */
 export function scalarValueError(text: Text): GraphQLError {
   return new ScalarValueError(text);
 }

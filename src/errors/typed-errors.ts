@@ -33,6 +33,7 @@ export type ErrorFieldType =
   | '[FieldError]'
   | '[PayoutBatchShortfall]';
 
+/** One field a typed error adds to PaymentError: its GraphQL type, whether it may be null, and its description. */
 export interface ErrorFieldDeclaration {
   type: ErrorFieldType;
   /** Null allowed (the default: required). */

@@ -57,6 +57,10 @@ export interface ResourceChange {
 /** An event stream whose return() always exists (ends the subscription). */
 export type { EventStream };
 
+/**
+ * The durable event log and its live fan-out: append events once, read them in order from any position, follow
+ * them live on every replica.
+ */
 export interface EventBus {
   readonly mode: 'memory' | 'redis';
   /** Appends the event to the log; resolves once it is stored (rejects when Redis refuses it). */
@@ -129,6 +133,10 @@ function openEventLog(options: EventBusOptions, redis: GatewayRedis | null, log:
   });
 }
 
+/**
+ * The bus over Redis (with `redis`) or over a bounded in-memory log; starts the reader that hands events to this
+ * replica's subscribers.
+ */
 export async function createEventBus(options: EventBusOptions = {}): Promise<EventBus> {
   const log = options.log ?? silentLogger;
   const maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED_EVENTS;

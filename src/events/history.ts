@@ -5,6 +5,7 @@ import type { EventLog } from './log.js';
 import type { LoggedPaymentEvent } from './payment-event.js';
 import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
 
+/** What the `events` history keeps: kinds, one reference, and a time window (inclusive). */
 export interface EventFilter {
   kinds?: readonly string[] | null;
   reference?: string | null;
@@ -87,6 +88,10 @@ function justAfter(id: StreamId): StreamId {
   return `${ms}-${seq + 1}`;
 }
 
+/**
+ * One Relay page of the log, newest first, with cursors bound to the filter; throws EVENT_CURSOR_EXPIRED for a
+ * cursor of a log that was lost.
+ */
 export async function pageEvents(log: EventLog, request: EventPageRequest, filter: EventFilter): Promise<EventPage> {
   const { after, before } = request;
   let items: LoggedPaymentEvent[];

@@ -14,6 +14,7 @@ export interface FileLogPersistence extends MemoryLogPersistence {
   flush(): void;
 }
 
+/** Keeps the in-memory event log in a file (sandbox mode), so a restart resumes it. */
 export function fileLogPersistence(file: string): FileLogPersistence {
   const accept = (parsed: unknown): MemoryLogState | null => {
     const state = parsed as Partial<MemoryLogState>;

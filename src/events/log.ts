@@ -20,6 +20,10 @@ import { InternalError } from '../errors/internal-error.js';
 export const DEFAULT_EVENT_RETENTION_MS = 72 * 60 * 60 * 1000;
 export const DEFAULT_MEMORY_LOG_ENTRIES = 10_000;
 
+/**
+ * The append-only log of payment events: append once per delivery id, read ascending or by page; in Redis or in
+ * memory.
+ */
 export interface EventLog {
   readonly mode: 'memory' | 'redis';
   /** Appends; resolves once the event is stored (rejects when Redis refuses it). */

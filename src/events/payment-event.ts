@@ -7,6 +7,10 @@ import { CHARGE_STATUSES, CHECKOUT_STATUSES, SETTLEMENT_STATUSES, TRANSFER_STATU
 /** Where an event came from: the payment service's webhook, or the gateway's own poll of the resource. */
 export type EventSource = 'WEBHOOK' | 'POLL';
 
+/**
+ * An event as it enters the log: its kind, reference, payload and source (a webhook from the service, or a poll of
+ * the gateway).
+ */
 export interface PaymentEventRecord {
   /** Delivery id: stable across re-sends of the same delivery (see deliveryId). */
   id: string;

@@ -3,12 +3,14 @@
 // Clients see them only wrapped (`evt_…`, see encodeEventId): opaque, so the
 // gateway may change how it numbers events without breaking stored ids.
 
+/** A position in the log, `<ms>-<n>` (a Redis Stream id). */
 export type StreamId = string;
 
 export const ZERO_ID: StreamId = '0-0';
 
 const STREAM_ID = /^(\d{1,16})-(\d{1,16})$/;
 
+/** The two integers of a stream id, or null when it is not one. */
 export function parseStreamId(id: string): [number, number] | null {
   const match = STREAM_ID.exec(id);
   if (!match) return null;

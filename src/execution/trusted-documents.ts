@@ -23,6 +23,10 @@ import type { TrustedDocumentsMode } from '../config.js';
 import { projectPath } from '../files/project-files.js';
 import { InternalError } from '../errors/internal-error.js';
 
+/**
+ * The documents a client may send by hash (the client kit's manifest and the deployment's), and the plugins that
+ * enforce the mode.
+ */
 export interface TrustedDocuments {
   mode: Exclude<TrustedDocumentsMode, 'off'>;
   /** hash -> document text. */

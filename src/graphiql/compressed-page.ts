@@ -26,6 +26,7 @@ export function preferredEncoding(acceptEncoding: string | null): Encoding | nul
   return null;
 }
 
+/** The yoga plugin that sends GraphiQL's page brotli- or gzip-compressed, compressed once. */
 export function useCompressedHtml(): Plugin {
   const cache = new Map<string, Buffer>();
   return {

@@ -102,6 +102,7 @@ export const FLOWS: ReadonlyArray<{ file: string; variables?: Record<string, unk
   },
 ];
 
+/** GraphiQL's tabs: one per document of the client kit, its variables filled with test data, and with `token` its header. */
 export function graphiqlTabs(token: string | null): GraphiQLTab[] {
   const headers = token ? JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) : null;
   return FLOWS.map(({ file, variables }) => ({

@@ -12,10 +12,12 @@ export interface HealthReport {
   redis: { status: 'ok' | 'unreachable' | 'not_configured'; latencyMs: number | null };
 }
 
+/** `GET /health`: a cached report of the gateway, the payment service and Redis, for people. */
 export interface HealthProbe {
   check(): Promise<HealthReport>;
 }
 
+/** The probe behind `GET /health`, its answer cached for a moment. */
 export function createHealthProbe(
   upstream: UpstreamClient,
   mode: 'sandbox' | 'live',

@@ -17,6 +17,7 @@ export interface ReadinessReport {
   redis: 'ok' | 'unreachable' | 'timeout' | 'not_configured' | 'refuses_writes' | 'evicting';
 }
 
+/** What `GET /health/ready` answers: ready or not, from a background probe never older than HEALTH_PROBE_MS. */
 export interface ReadinessProbe {
   current(): ReadinessReport;
   /** Resolves once the first check has finished (whatever it found). */
@@ -34,6 +35,10 @@ export interface ReadinessOptions {
 
 const TIMEOUT = Symbol('timeout');
 
+/**
+ * Starts the background probe of the service and Redis (writes and evictions) behind readiness; `firstCheck`
+ * resolves after its first round.
+ */
 export function startReadinessProbe({ upstream, redis, intervalMs, log }: ReadinessOptions): ReadinessProbe {
   let report: ReadinessReport = {
     ready: false,

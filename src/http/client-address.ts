@@ -18,6 +18,10 @@ export interface ClientAddressing {
   protoOf(req: IncomingMessage): 'http' | 'https';
 }
 
+/**
+ * How the client's address and scheme are read through the proxies TRUST_PROXY trusts (Express's proxy-addr
+ * rules); untrusted forwarding headers are ignored.
+ */
 export function clientAddressing(setting: TrustProxySetting): ClientAddressing {
   const trust = compileTrust(setting);
   const peer = (req: IncomingMessage | undefined) => req?.socket.remoteAddress ?? null;

@@ -9,6 +9,10 @@ import type { TrustedDocuments } from '../execution/trusted-documents.js';
 import type { Observability } from '../observability/index.js';
 import type { ClientAddressing } from './client-address.js';
 
+/**
+ * What the HTTP server is built from: the services, the limits, the schema's context, observability and the
+ * probes.
+ */
 export interface GatewayServerOptions {
   services: GatewayServices;
   webhook: { path: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | null;

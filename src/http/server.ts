@@ -15,6 +15,7 @@ import { createGatewayYoga, GRAPHQL_PATH, type GatewayYoga } from './yoga.js';
 export { GRAPHQL_PATH };
 export type { GatewayServerOptions };
 
+/** The gateway's one HTTP server (yoga and graphql-ws) and its graceful close. */
 export interface GatewayServer {
   server: Server;
   yoga: GatewayYoga;
@@ -64,6 +65,7 @@ async function shutDown(
   await yoga.dispose();
 }
 
+/** Builds the server (not listening yet): routes, yoga with its plugins in order, the WebSocket server, the drain. */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const drain = createDrain();
   const around = {

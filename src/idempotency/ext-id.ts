@@ -3,6 +3,10 @@
 // in the service's list (and recognized when the service refuses it as a repeat).
 import { createHash } from 'node:crypto';
 
+/**
+ * The ext_id a payment sends, derived from its idempotency key: the same on every retry, so the service can find
+ * or refuse a repeat.
+ */
 export function extIdForKey(key: string): string {
   return `idem_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 }

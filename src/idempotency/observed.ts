@@ -9,6 +9,7 @@ import type { IdempotencyStore } from './store.js';
  */
 export type IdempotencyEvent = 'replay' | 'conflict' | 'in_progress' | 'outcome_unknown';
 
+/** The same store, reporting replays, conflicts and unknown outcomes to `observe` (metrics). */
 export function observedIdempotencyStore(store: IdempotencyStore, observe: (event: IdempotencyEvent) => void): IdempotencyStore {
   const tell = (event: IdempotencyEvent) => {
     try {

@@ -71,6 +71,12 @@ export interface IdempotentRun<T> {
   log?: Logger;
 }
 
+/**
+ * Runs one money-moving call under its idempotency key: replays a saved success, refuses other input
+ * (IdempotencyConflictError), looks up an unknown outcome before sending again, and never releases a key once the
+ * call may have reached the service. Throws ServiceUnavailableError when the store is down, before anything is
+ * sent.
+ */
 export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<T> {
   checkKey(run.key);
   const key = scopedKey(run.principal, run.operation, run.key);

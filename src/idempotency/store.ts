@@ -52,6 +52,10 @@ export interface ClaimOptions {
   startWithinMs?: number;
 }
 
+/**
+ * Where keys live (Redis or memory): claim, reclaim, complete, mark unknown, release. Redis failures are
+ * ServiceUnavailableError.
+ */
 export interface IdempotencyStore {
   /** Atomically takes the key for this request (keeping `meta` should it be left pending), or says what happened to it before. */
   claim(key: string, fingerprint: string, meta: Meta, options?: ClaimOptions): Promise<ClaimResult>;

@@ -43,6 +43,10 @@ export type WebhookEvent = 'received' | 'verified' | 'duplicate' | 'rejected';
 
 export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/**
+ * The handler of `POST /webhooks/payment`: verifies the signature on the raw bytes, appends the event to the log
+ * once, and answers 200 only then (503 when it cannot be logged).
+ */
 export function createWebhookHandler(deps: WebhookHandlerDeps): WebhookHandler {
   if (deps.secret.length === 0) throw new InvalidArgumentError('webhook secret must not be empty');
   const maxBytes = deps.maxBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;

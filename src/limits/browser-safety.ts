@@ -15,6 +15,10 @@ export const CSRF_HEADERS = ['authorization', 'x-graphql-yoga-csrf', 'apollo-req
 
 const SIMPLE_BODY_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
+/**
+ * The yoga plugin refusing what a page of another site could send without a preflight (form posts, GETs without a
+ * header of ours).
+ */
 export function useBrowserSafety(): Plugin[] {
   const refuseSimpleBodies: Plugin = {
     onRequest: ({ request, endResponse, fetchAPI }) => {

@@ -8,6 +8,7 @@
 import type { ServerOptions } from 'node:http';
 import type { LimitsConfig } from '../config.js';
 
+/** Node's server options for slow senders (headers, whole request) and idle keep-alive connections. */
 export function serverTimeouts(limits: Pick<LimitsConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>): ServerOptions {
   const requestTimeout = limits.requestTimeoutMs;
   // Node requires headersTimeout <= requestTimeout.

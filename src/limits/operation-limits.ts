@@ -18,12 +18,14 @@ export interface RateLimits {
   generalAndMoney(key: string): Promise<{ general: Admission; money: Admission | null }>;
 }
 
+/** What every operation's limits share: the most calls to the service one operation may make, and the rate limiter. */
 export interface LimitsServices {
   maxUpstreamCallsPerOperation: number;
   /** Null: no rate limits (benchmarks compare with and without). */
   rateLimits: RateLimits | null;
 }
 
+/** One operation's limit state: its upstream budget, and what the rate-limit plugin decided for it. */
 export interface OperationLimits {
   readonly upstreamBudget: UpstreamBudget;
   /** Set by the rate-limit plugin on a mutation over the general limit: its fields answer RateLimitedError. */
@@ -50,6 +52,10 @@ export function isSubjectKey(key: string): boolean {
   return key.startsWith('sub:');
 }
 
+/**
+ * One operation's limits for `caller`: its state, and the service's client it must use (which counts its calls
+ * against MAX_UPSTREAM_CALLS_PER_OPERATION).
+ */
 export function operationLimits(
   services: LimitsServices,
   upstream: UpstreamClient,

@@ -4,6 +4,7 @@
 // The gateway's own pages (GraphiQL) are always allowed.
 import type { IncomingHttpHeaders } from 'node:http';
 
+/** Which origins CORS and the WebSocket upgrade accept (CORS_ORIGINS, with `:*` ports), besides the gateway's own. */
 export interface OriginPolicy {
   /** True for a listed origin (exact, or `scheme://host:*` for any port of that host). */
   listed(origin: string): boolean;
@@ -11,6 +12,7 @@ export interface OriginPolicy {
   allows(origin: string | undefined | null, host: string | undefined | null, proto?: 'http' | 'https'): boolean;
 }
 
+/** Parses CORS_ORIGINS into a policy. */
 export function originPolicy(patterns: readonly string[]): OriginPolicy {
   const exact = new Set(patterns.filter((p) => !p.endsWith(':*')));
   const anyPort = patterns.filter((p) => p.endsWith(':*')).map((p) => p.slice(0, -2));
@@ -63,6 +65,7 @@ export function corsOptions(policy: OriginPolicy) {
   };
 }
 
+/** A request header's single value (the first of a repeated one), or undefined. */
 export function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;

@@ -8,6 +8,7 @@ export interface ConnectionSlots {
   count(ip: string): number;
 }
 
+/** Counts open WebSockets per client address, refusing one beyond `maxPerIp`. */
 export function connectionSlots(maxPerIp: number): ConnectionSlots {
   const open = new Map<string, number>();
   return {

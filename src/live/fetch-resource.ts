@@ -4,6 +4,7 @@
 import type { UpstreamClient } from '../upstream/types.js';
 import type { ResourceKind } from '../upstream/types.js';
 
+/** A resource as a subscription compares it: its reference and status. */
 export interface LiveResource {
   reference: string;
   status: string;

@@ -28,6 +28,7 @@ export const DEFAULT_REFRESH_GRACE_MS = 1_000;
 
 export { SubscriptionInterruption };
 
+/** The subscriptions' sources: the logged events (resumable) and each resource's forward-only updates. */
 export interface LiveUpdates {
   /** After a webhook was appended: refresh its resource in the background (never in the request path). */
   onWebhook(event: PaymentEventRecord | LoggedPaymentEvent): void;
@@ -67,6 +68,7 @@ export interface LiveUpdatesOptions {
   refreshGraceMs?: number;
 }
 
+/** Wires the event bus, the service's client and the shared pollers into the subscriptions' sources. */
 export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, refreshGraceMs }: LiveUpdatesOptions): LiveUpdates {
   const graceMs = refreshGraceMs ?? DEFAULT_REFRESH_GRACE_MS;
   const fetchResource = createResourceFetcher(upstream);

@@ -11,10 +11,12 @@ const RANKS: Record<ResourceKind, Record<string, number>> = {
 
 export const TERMINAL_RANK = 9;
 
+/** A status's place in its resource's life: updates only move forward by it. */
 export function statusRank(type: ResourceKind, status: string): number {
   return RANKS[type][status] ?? 0;
 }
 
+/** Whether a status is final (the stream completes after it). */
 export function isTerminal(type: ResourceKind, status: string): boolean {
   return statusRank(type, status) === TERMINAL_RANK;
 }

@@ -15,6 +15,7 @@ import type { Tracing } from './tracing.js';
 export type { GatewayMetrics } from './metrics.js';
 export { runUntraced } from './operation-scope.js';
 
+/** One gateway's metrics registry, per-operation plugin, tracing and the callbacks lower layers report through. */
 export interface Observability {
   metrics: GatewayMetrics;
   tracing: Tracing | null;
@@ -37,6 +38,7 @@ export interface Observability {
   close(): Promise<void>;
 }
 
+/** Builds it from the configuration; tracing starts only with an OTLP endpoint. */
 export async function createObservability(
   config: ObservabilityConfig,
   mode: 'sandbox' | 'live',

@@ -12,6 +12,10 @@ export type OutboundRefusal =
   /** Live mode without Redis. */
   | { kind: 'needs_redis' };
 
+/**
+ * A refusal of the webhooks' service (unknown endpoint, limit, bad URL, unknown kind, no Redis): the schema turns
+ * each into its typed error.
+ */
 export class OutboundWebhookError extends InternalError {
   override readonly name = 'OutboundWebhookError';
   readonly code = 'WEBHOOK_REFUSED';

@@ -50,6 +50,7 @@ export function viewOf(endpoint: StoredEndpoint, deliveriesWaiting: number): End
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
+/** One attempt of a delivery: when, the HTTP status or the error, how long, and the first 1 KB of the answer. */
 export interface DeliveryAttempt {
   at: string;
   /** Null: no HTTP answer (refused, timeout, redirect refused, address refused). */
@@ -63,6 +64,7 @@ export interface DeliveryAttempt {
 /** Attempts kept per delivery (the newest ones): the schedule plus a few redeliveries. */
 export const MAX_ATTEMPTS_KEPT = 12;
 
+/** A delivery of one event to one endpoint: its status, attempts, failures and next attempt. */
 export interface DeliveryRecord {
   /** `<endpointId>.<webhook-id>`: one delivery per event and endpoint. */
   id: string;

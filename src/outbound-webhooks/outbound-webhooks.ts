@@ -70,6 +70,10 @@ export interface EndpointChange {
   enabled?: boolean | null;
 }
 
+/**
+ * Webhooks to the merchant's servers: endpoints, the delivery log, redeliveries, replays and test events. Throws
+ * OutboundWebhookError on a refusal.
+ */
 export interface OutboundWebhooks {
   /** False in live mode without Redis: every change is refused (needs_redis). */
   readonly available: boolean;
@@ -101,6 +105,10 @@ function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
   return options.mode === 'sandbox' ? memoryOutboundStore(options.bus.log, options.persistence) : null;
 }
 
+/**
+ * The service over Redis (shared by replicas) or, in sandbox mode, memory kept in SANDBOX_DATA_DIR; starts the
+ * delivery worker.
+ */
 export function createOutboundWebhooks(options: OutboundWebhooksOptions): OutboundWebhooks {
   const { settings, log } = options;
   const now = options.now ?? Date.now;

@@ -10,6 +10,7 @@ export interface FileOutboundPersistence extends OutboundStatePersistence {
   flush(): void;
 }
 
+/** Keeps the memory store's endpoints and deliveries in a file (sandbox mode). */
 export function fileOutboundPersistence(file: string): FileOutboundPersistence {
   const accept = (parsed: unknown): OutboundState | null => {
     const state = parsed as Partial<OutboundState>;

@@ -19,6 +19,7 @@ export const BATCH_STATUSES = [
 ] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
+/** The statuses of a batch's item, in the order of its life. */
 export const ITEM_STATUSES = ['PENDING', 'QUEUED', 'SUCCEEDED', 'FAILED', 'NOT_SENT'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
@@ -43,6 +44,7 @@ export interface ItemFailure {
   fieldErrors?: Array<{ path: string[]; message: string }>;
 }
 
+/** One payout of a batch: its input, ext_id, status, transfer reference and failure. */
 export interface BatchItem extends ItemInput {
   index: number;
   /**
@@ -75,6 +77,7 @@ export interface ChunkProgress {
   amount: number;
 }
 
+/** A count of items and their amount (XOF, an integer). */
 export interface Tally {
   items: number;
   amount: number;
@@ -92,6 +95,7 @@ export interface BatchCounts {
   notSent: Tally;
 }
 
+/** Per wallet of a batch: items, amount, fees, total, and before the start what it holds and lacks. */
 export interface WalletTotal {
   wallet: Wallet;
   items: number;
@@ -105,6 +109,10 @@ export interface PageRecord {
   fingerprint: string;
 }
 
+/**
+ * A batch's record: its status, chunks, counts and who created, started, approved or cancelled it (one
+ * compare-and-set document).
+ */
 export interface BatchDoc {
   id: string;
   label: string;
@@ -131,6 +139,7 @@ export interface BatchDoc {
   counts: BatchCounts;
 }
 
+/** The statuses after which a batch never changes again. */
 export const FINAL_STATUSES: ReadonlySet<BatchStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED']);
 
 export function emptyCounts(): BatchCounts {

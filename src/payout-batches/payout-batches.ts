@@ -35,6 +35,7 @@ export { PAYOUT_BATCH_EVENT_KINDS, type PayoutBatchEventKind } from './event-kin
 /** The PAYOUT_BATCH_* settings, as src/config.ts validated them. */
 export type PayoutBatchSettings = PayoutBatchConfig;
 
+/** Payout batches for the schema: create, fill, start, approve, cancel, read and watch; the runner sends them. */
 export interface PayoutBatches {
   readonly settings: PayoutBatchSettings;
   create(input: { scopedKey: string; label: string; createdBy: string }): Promise<BatchDoc>;
@@ -64,6 +65,7 @@ export interface PayoutBatchOptions {
   log: Logger;
 }
 
+/** Batches over Redis (shared by replicas) or memory, and the runner every replica starts. */
 export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches {
   const { settings, bus, log } = options;
   const docs: DocStore = options.redis ? redisDocStore(options.redis) : memoryDocStore();

@@ -3,11 +3,13 @@
 // instead of sleeping. A timer callback may return a promise: a manual clock
 // awaits it before it moves on.
 
+/** The reconciler's time and timers (tests hand in a manual one). */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): { cancel(): void };
 }
 
+/** Date.now and setTimeout, its timers unref'd (reconciliation never keeps the process alive on its own). */
 export function realClock(): Clock {
   return {
     now: () => Date.now(),

@@ -39,6 +39,7 @@ export interface ReconcilerOptions {
   tickMs?: number;
 }
 
+/** Watches the resources created through the gateway until they are final, polling them when no event moved them. */
 export interface Reconciler {
   /** Watches a resource just created through the gateway (idempotent). Never throws. */
   watch(type: ResourceKind, reference: string): void;
@@ -68,6 +69,7 @@ function passOverDue(settings: LookSettings, lease: { holder: string; leaseMs: n
   };
 }
 
+/** Starts it: one replica at a time holds the lease and polls. */
 export function startReconciler(options: ReconcilerOptions): Reconciler {
   const { store, clock, log, afterMs } = options;
   const tickMs = options.tickMs ?? Math.max(1, Math.min(Math.floor(afterMs / 4), 30_000));

@@ -37,6 +37,7 @@ export interface ReconcileStore {
 
 const member = (type: ResourceKind, reference: string) => `${type}:${reference}`;
 
+/** The watch list and lease in this process's memory. */
 export function memoryReconcileStore(): ReconcileStore {
   const items = new Map<string, WatchedResource>();
   return {
@@ -90,6 +91,7 @@ const RELEASE_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/** The watch list and lease in Redis, shared by every replica and kept across restarts. */
 export function redisReconcileStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, options: { itemTtlMs: number }): ReconcileStore {
   const client = redis.commands;
   const dueKey = redis.key('reconcile', 'due');

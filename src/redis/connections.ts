@@ -40,6 +40,10 @@ export interface RedisAddress {
 export type RedisTopology =
   { kind: 'node' } | { kind: 'sentinel'; sentinels: RedisAddress[]; name: string } | { kind: 'cluster'; nodes: RedisAddress[] };
 
+/**
+ * The gateway's Redis connections (commands, publisher, subscriber, blocking reads), its key namespace, and
+ * durable writes that wait for replicas.
+ */
 export interface GatewayRedis {
   /** Prefix of every key and channel this gateway uses. */
   readonly namespace: string;
@@ -103,6 +107,7 @@ export class RedisUnreachableError extends InternalError {
   readonly code = 'REDIS_UNREACHABLE';
 }
 
+/** A write fewer replicas acknowledged in time than REDIS_MIN_REPLICAS asks: refused, the caller answers 503. */
 export class ReplicasBehindError extends InternalError {
   override readonly name = 'ReplicasBehindError';
   readonly code = 'REDIS_REPLICAS_BEHIND';

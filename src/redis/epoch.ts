@@ -58,6 +58,10 @@ local function epoch(key, now, known, fresh, forget)
 end
 `;
 
+/**
+ * This process's view of the Redis data set's generation: since when its memory is continuous, and when it lost
+ * keys.
+ */
 export interface RedisEpoch {
   /** The epoch hash's key (KEYS[n] of the scripts that embed EPOCH_LUA). */
   readonly key: string;

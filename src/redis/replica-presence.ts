@@ -16,6 +16,7 @@ const PRESENCE_RENEW_MS = 2_000;
 /** Fields of replicas gone this long are removed by the next renewal. */
 const PRUNE_AFTER_MS = 3_600_000;
 
+/** This replica's presence in Redis, renewed while it lives: idempotency claims name it as their holder. */
 export interface ReplicaPresence {
   /** This process's replica id (a new one per start). */
   readonly id: string;

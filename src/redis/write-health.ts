@@ -14,6 +14,7 @@ import type { RedisEpoch } from './epoch.js';
 
 export type RedisWriteState = 'ok' | 'refuses_writes' | 'evicting';
 
+/** Whether Redis takes writes without evicting keys, as the readiness probe last saw it. */
 export interface RedisWriteHealth {
   /** One check: a write, the policy and the eviction counter. Rejects when Redis cannot be reached. */
   check(): Promise<RedisWriteState>;
@@ -28,6 +29,7 @@ export interface RedisWriteHealthOptions {
   now?: () => number;
 }
 
+/** The probe of Redis's writes and evictions behind readiness; a loss of keys it sees is recorded in the epoch. */
 export function redisWriteHealth({ redis, epoch, log, now = Date.now }: RedisWriteHealthOptions): RedisWriteHealth {
   const client = redis.commands;
   const probeKey = redis.key('ready-probe');

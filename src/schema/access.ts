@@ -79,6 +79,7 @@ function argumentOf(info: GraphQLResolveInfo): unknown {
   }
 }
 
+/** The UNAUTHENTICATED error (HTTP 401, WWW-Authenticate) for a refused token, told as the catalogue says. */
 export function unauthenticated(reason: AuthFailureReason = 'missing'): GraphQLError {
   return topLevelError('UNAUTHENTICATED', tokenProblemOf(reason), {
     extensions: { http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },

@@ -11,6 +11,7 @@ import type { OutboundWebhooks } from '../outbound-webhooks/index.js';
 import { operationLimits, type LimitsServices, type OperationLimits } from '../limits/index.js';
 import { createLoaders, type ResourceLoaders } from './loaders.js';
 
+/** What resolvers reach: the service's client, stores, buses and services of the gateway. */
 export interface GatewayServices {
   upstream: UpstreamClient;
   idempotency: IdempotencyStore;
@@ -41,6 +42,7 @@ export interface Caller {
   requestId: string;
 }
 
+/** One operation's context: the services, the caller, its loaders and its upstream budget. */
 export interface GatewayContext extends GatewayServices, Caller {
   loaders: ResourceLoaders;
   /** What this operation may still spend (upstream calls, rate limits). */
@@ -49,6 +51,7 @@ export interface GatewayContext extends GatewayServices, Caller {
 
 const UNLIMITED: LimitsServices = { maxUpstreamCallsPerOperation: Number.POSITIVE_INFINITY, rateLimits: null };
 
+/** A fresh context for one operation. */
 export function createContext(services: GatewayServices, caller: Partial<Caller> = {}): GatewayContext {
   const principal = caller.principal ?? null;
   const clientIp = caller.clientIp ?? null;

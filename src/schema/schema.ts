@@ -19,4 +19,5 @@ builder.globalConnectionField('totalCount', (t) =>
   t.int({ description: 'How many items the whole list holds (across all pages).', resolve: (connection) => connection.totalCount }),
 );
 
+/** The gateway's GraphQL schema, built once from every domain module. */
 export const schema = builder.toSchema({ sortSchema: false });

@@ -125,6 +125,10 @@ export interface UpstreamErrorInit {
   cause?: unknown;
 }
 
+/**
+ * A failed call to the payment service, with a stable code, whether its outcome is unknown, and whether it
+ * provably never left.
+ */
 export class UpstreamCallError extends InternalError {
   override readonly name = 'UpstreamCallError';
   readonly code: UpstreamErrorCode;

@@ -78,6 +78,10 @@ function httpCall<K extends Operation>(
   return { method: declaration.method, path: `${PAYMENT_PATH}${path}`, query, body, idempotent };
 }
 
+/**
+ * The typed client of the payment service, made from the operations' declarations (undici, separate pools for
+ * money moves).
+ */
 export function createUpstreamClient(config: UpstreamConfig, options: UpstreamClientOptions = {}): UpstreamClient {
   const { observe, ...transportOptions } = options;
   const http = createTransport({

@@ -55,6 +55,7 @@ export class BadBodyError extends InternalError {
 
 type Obj = Record<string, unknown>;
 
+/** Whether a value is a plain JSON object. */
 export function isPlainObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -252,6 +253,7 @@ export function normalizeInitializedCheckout(data: unknown, message: string, pat
   };
 }
 
+/** A checkout as the service sends it, in one clean shape; throws BadBodyError on a shape it cannot read. */
 export function normalizeCheckout(data: unknown, path = 'data'): Checkout {
   const o = asObject(data, path);
   return {
@@ -319,6 +321,7 @@ export function normalizeCharge(data: unknown, path = 'data'): Charge {
   };
 }
 
+/** A transfer as the service sends it, in one clean shape; throws BadBodyError on a shape it cannot read. */
 export function normalizeTransfer(data: unknown, path = 'data'): Transfer {
   const o = asObject(data, path);
   return {
@@ -336,6 +339,7 @@ export function normalizeTransfer(data: unknown, path = 'data'): Transfer {
   };
 }
 
+/** A settlement as the service sends it, in one clean shape; throws BadBodyError on a shape it cannot read. */
 export function normalizeSettlement(data: unknown, path = 'data'): Settlement {
   const o = asObject(data, path);
   const s = (key: string) => emptyToNull(o[key], `${path}.${key}`);

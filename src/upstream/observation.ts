@@ -8,6 +8,7 @@
 import { UpstreamCallError } from './call-error.js';
 import type { Operation } from './types.js';
 
+/** One call to the service as metrics and traces see it: route template, outcome, duration. */
 export interface UpstreamCallObservation {
   operation: Operation;
   /** Method and route template, e.g. `POST /v1/payment/charges/`. */

@@ -267,16 +267,19 @@ export const OPERATIONS = {
 /** The same table, seen through its declared type (what generic code indexes with an operation it does not know). */
 const DECLARATIONS: { readonly [K in Operation]: OperationDeclaration<K> } = OPERATIONS;
 
+/** An operation's one declaration (endpoint, request, reader, money, refusals, lost answer). */
 export function declarationOf<K extends Operation>(operation: K): OperationDeclaration<K> {
   return DECLARATIONS[operation];
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as Operation[];
 
+/** Whether a name is one of the service's operations. */
 export function isOperation(name: PropertyKey): name is Operation {
   return typeof name === 'string' && Object.hasOwn(OPERATIONS, name);
 }
 
+/** Whether an operation moves money (one per GraphQL operation, audited, never retried automatically). */
 export function movesMoney(operation: Operation): boolean {
   return DECLARATIONS[operation].movesMoney;
 }
@@ -300,6 +303,7 @@ const REFUSALS: ReadonlySet<UpstreamErrorCode> = new Set([
   }),
 ]);
 
+/** Whether the service examined a call answered with `code` and did nothing (its idempotency key may be released). */
 export function isRefusal(code: UpstreamErrorCode): boolean {
   return REFUSALS.has(code);
 }

@@ -54,6 +54,7 @@ const BF_MOBILE_SHAPE: PhoneShape = { digits: 8, prefixes: ['0', '5', '6', '7'],
 const eightDigits = (prefixes: string[]) => (phone: string) => /^\d{8}$/.test(phone) && prefixes.includes(phone.slice(0, 2));
 const benin = (prefixes: string[]) => (phone: string) => /^01\d{8}$/.test(phone) && prefixes.includes(phone.slice(2, 4));
 
+/** Each operator's number prefixes and length, as the gateway checks them before a call. */
 export const PHONE_RULES: Record<Provider, PhoneRule> = {
   opa_bf: rule({ digits: 8, prefixes: OPA_BF_PREFIXES }, eightDigits(OPA_BF_PREFIXES)),
   opb_bf: rule({ digits: 8, prefixes: OPB_BF_PREFIXES }, eightDigits(OPB_BF_PREFIXES)),
