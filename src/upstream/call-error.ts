@@ -95,6 +95,7 @@ export function isDuplicateExtId(fieldErrors: readonly FieldError[]): boolean {
   return fieldErrors.some((e) => e.path.at(-1) === 'ext_id' && DUPLICATE_EXT_ID_PATTERN.test(e.message));
 }
 
+/** A problem the service found with one field of a request, at the path it named. */
 export interface FieldError {
   /** e.g. ["payment_method_details", "phone"] as the service named it (snake_case is kept: it is the service's path). */
   path: string[];

@@ -14,7 +14,7 @@ export interface Envelope {
   pagination: unknown;
 }
 
-export type EnvelopeReading = { ok: true; envelope: Envelope } | { ok: false; reason: 'empty' | 'not_json' | 'not_envelope' };
+type EnvelopeReading = { ok: true; envelope: Envelope } | { ok: false; reason: 'empty' | 'not_json' | 'not_envelope' };
 
 /**
  * Reads a response body. Anything but a JSON object with a boolean `status`

@@ -26,7 +26,7 @@ import { CHARGE_NOT_FOUND_PATTERN, INVALID_API_KEY_PATTERN, NOT_FOUND_PATTERN, P
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(UPSTREAM_ERROR_CODES);
 
-export interface FailureContext {
+interface FailureContext {
   operation: Operation;
   httpStatus: number | null;
   /** Removes secrets (API key, base URL) from text that came from the service. */

@@ -142,7 +142,7 @@ export function parseTimestamp(value: unknown, path = 'timestamp'): UtcTimestamp
   return new Date(local - offsetMs).toISOString();
 }
 
-export function parseNullableTimestamp(value: unknown, path = 'timestamp'): UtcTimestamp | null {
+function parseNullableTimestamp(value: unknown, path = 'timestamp'): UtcTimestamp | null {
   if (value === null || value === undefined || value === '') return null;
   return parseTimestamp(value, path);
 }
@@ -466,7 +466,7 @@ export function parseQueuedCount(message: string): number | null {
   return null;
 }
 
-export interface EchoedItem {
+interface EchoedItem {
   amount: number | null;
   recipientPhone: string | null;
   recipientWallet: Wallet | null;

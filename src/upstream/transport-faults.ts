@@ -11,7 +11,7 @@ export interface FaultDetails {
   sent?: boolean;
 }
 
-export interface Classified {
+interface Classified {
   fault: TransportFault;
   /** The request may have reached the service. */
   sent: boolean;

@@ -5,7 +5,7 @@ import type { HttpCall, HttpResponse, TransportOptions } from './transport-types
 
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-export interface Pools {
+interface Pools {
   read: Pool;
   write: Pool;
 }

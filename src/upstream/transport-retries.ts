@@ -5,7 +5,7 @@ import { classify, transportFault } from './transport-faults.js';
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
-export interface RetrySettings {
+interface RetrySettings {
   timeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
