@@ -8,6 +8,10 @@ import type { BatchDoc } from './model.js';
 /** At most this many progress events per batch per second (each change of counts is one otherwise). */
 export const PROGRESS_EVENTS_PER_SECOND = 2;
 
+/**
+ * Publishes a batch's lifecycle and progress to the shared event log as `payout_batch.*`, progress coalesced to PROGRESS_EVENTS_PER_SECOND
+ * per batch with the last state always sent. A failed publish is logged as a warning and never fails the batch.
+ */
 export function batchEvents(bus: EventBus, log: Logger) {
   const publish = (kind: PayoutBatchEventKind, batch: BatchDoc) => {
     const c = batch.counts;

@@ -73,12 +73,17 @@ async function updateBatch<R>(docs: DocStore, id: string, change: (batch: BatchD
   }
 }
 
+/** Reads a batch's document. Throws PayoutBatchNotFoundError when there is none. */
 export async function readBatch(docs: DocStore, id: string): Promise<BatchDoc> {
   const found = await docs.get<BatchDoc>(batchKey(id));
   if (!found) throw new PayoutBatchNotFoundError(id);
   return found.value;
 }
 
+/**
+ * Adds a batch id to a stored list (all batches, or the active ones) once, retrying on a concurrent write. Throws DocumentContendedError
+ * when the list kept changing.
+ */
 export async function addToList(docs: DocStore, key: string, id: string): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await docs.get<{ ids: string[] }>(key);
@@ -89,6 +94,10 @@ export async function addToList(docs: DocStore, key: string, id: string): Promis
   throw new DocumentContendedError(`list ${key} kept changing`);
 }
 
+/**
+ * Removes a batch id from a stored list, retrying on a concurrent write; an id that is not there is no error. Throws
+ * DocumentContendedError when the list kept changing.
+ */
 export async function removeFromList(docs: DocStore, key: string, id: string): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await docs.get<{ ids: string[] }>(key);
@@ -98,10 +107,15 @@ export async function removeFromList(docs: DocStore, key: string, id: string): P
   throw new DocumentContendedError(`list ${key} kept changing`);
 }
 
+/** The ids of every batch (oldest first), or of those a runner must still look after; an empty list when none was stored. */
 export async function listIds(docs: DocStore, which: 'all' | 'active'): Promise<string[]> {
   return (await docs.get<{ ids: string[] }>(which === 'all' ? INDEX_KEY : ACTIVE_KEY))?.value.ids ?? [];
 }
 
+/**
+ * What a new batch is created with: the caller's scoped idempotency key (its id derives from it), who creates it, the fee rate in basis
+ * points and whether a second person must approve it.
+ */
 export interface CreateBatch {
   scopedKey: string;
   label: string;
@@ -141,12 +155,18 @@ export async function createBatch(docs: DocStore, input: CreateBatch): Promise<B
   return batch;
 }
 
+/** A page added to a batch: the batch after it, the index of the page's first item, and how many items it added. */
 export interface AddedPage {
   batch: BatchDoc;
   firstIndex: number;
   added: number;
 }
 
+/**
+ * Adds one page of items to a batch still being filled. Idempotent by page number: the same page again returns what it added the first
+ * time. Throws IdempotencyConflictError when a page number comes back with other items, and PayoutBatchStateError when the batch no longer
+ * takes pages.
+ */
 export async function addPage(docs: DocStore, id: string, page: number, items: ItemInput[], maxItems: number): Promise<AddedPage> {
   const fingerprint = fingerprintOf(items);
   const outcome = await updateBatch(docs, id, (batch) => {
@@ -243,7 +263,7 @@ function setAsideWhatDoesNotFit(items: BatchItem[], feeBps: number, available: R
   }
 }
 
-export interface StartRequest {
+interface StartRequest {
   by: string;
   sendWhatFits: boolean;
   approvalRequired: boolean;
@@ -252,6 +272,7 @@ export interface StartRequest {
   now: Date;
 }
 
+/** A batch after a start, an approval or a resume, and what changed: queued for approval, started, resumed, or nothing (already so). */
 export type StartOutcome = { batch: BatchDoc; change: 'queued_for_approval' | 'started' | 'resumed' | 'none' };
 
 /** startPayoutBatch: refuses a shortfall unless told to send what fits; with approval required, only queues. */
@@ -278,6 +299,10 @@ export async function startBatch(docs: DocStore, id: string, request: StartReque
   return setToRun(docs, batch, { ...request, approvedBy: null });
 }
 
+/**
+ * Approves a batch that waits for approval and sets it to run. Throws PayoutBatchStateError when the batch is not waiting for approval,
+ * and SelfApprovalError when its creator or requester approves it.
+ */
 export async function approveBatch(
   docs: DocStore,
   id: string,

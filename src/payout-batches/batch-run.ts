@@ -45,6 +45,10 @@ import { SlotTaker } from './slot-taker.js';
 import { addToList, readBatch, removeFromList, updateDoc } from './batch-operations.js';
 import { InternalError } from '../errors/internal-error.js';
 
+/**
+ * What a runner needs: the batch documents, the pacer shared by every replica, the service, the idempotency store, the event bus and a
+ * logger.
+ */
 export interface RunnerOptions {
   docs: DocStore;
   pacer: Pacer;
@@ -80,6 +84,10 @@ export class LeaseLostError extends InternalError {
   readonly code = 'PAYOUT_BATCH_LEASE_LOST';
 }
 
+/**
+ * One replica's run of one batch while it holds the batch's lease: sends its chunks paced, follows sent items to their end, and ends the
+ * batch. Never sends an item twice (see the file's header); stops with LeaseLostError when another replica took the lease.
+ */
 export class BatchRun {
   private readonly book = new ItemBook();
   /** Chunks this run is working on now, and their promises. */

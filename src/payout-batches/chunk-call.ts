@@ -5,8 +5,13 @@ import { INSUFFICIENT_FUNDS_PATTERN, INVALID_ACCOUNT_PATTERN } from '../upstream
 import type { BulkTransferFailure, CreateTransferInput, Transfer, UpstreamClient, Wallet } from '../upstream/types.js';
 import type { ItemFailure } from './model.js';
 
+/** The items of one chunk as sent to the service's bulk transfer, each under the ext_id fixed when its page was added. */
 export type ChunkRequest = Array<CreateTransferInput & { extId: string }>;
 
+/**
+ * What became of a chunk: the items the service accepted (with their transfer reference once known), those it refused and why, and those
+ * never sent.
+ */
 export type ChunkResult = {
   accepted: Array<{ extId: string; reference: string | null }>;
   failures: Array<{ extId: string; failure: ItemFailure }>;
@@ -14,6 +19,10 @@ export type ChunkResult = {
   notSent?: string[];
 };
 
+/**
+ * Every transfer the service lists, by the ext_id it was sent under (transfers without one left out): how a chunk in doubt is looked up
+ * before anything is sent again.
+ */
 export async function transfersByExtId(upstream: UpstreamClient): Promise<Map<string, Transfer>> {
   const list = await upstream.listTransfers();
   return new Map(list.flatMap((t) => (t.extId ? [[t.extId, t] as const] : [])));

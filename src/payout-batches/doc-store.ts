@@ -18,11 +18,16 @@ export class DocumentContendedError extends InternalError {
   readonly code = 'DOCUMENT_CONTENDED';
 }
 
+/** A stored document and its version, which a write must name to succeed (optimistic concurrency). */
 export interface Versioned<T> {
   value: T;
   version: number;
 }
 
+/**
+ * Where payout batches are kept: versioned documents written only over the version read, and leases that give one replica a batch's run at
+ * a time.
+ */
 export interface DocStore {
   get<T>(key: string): Promise<Versioned<T> | null>;
   getMany<T>(keys: string[]): Promise<Array<Versioned<T> | null>>;
@@ -36,6 +41,10 @@ export interface DocStore {
 /** Batches and their items are kept this long after their last change. */
 export const PAYOUT_BATCH_RETENTION_MS = 30 * 24 * 3_600_000;
 
+/**
+ * A DocStore in this process's memory, for a single replica without Redis. Reads return copies, so a caller's change is never stored until
+ * it is put.
+ */
 export function memoryDocStore(): DocStore {
   const docs = new Map<string, { json: string; version: number }>();
   const leases = new Map<string, { holder: string; until: number }>();
@@ -87,6 +96,10 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/**
+ * A DocStore in Redis, shared by every replica: each write checks the version in one script, and documents expire after `ttlMs`
+ * (PAYOUT_BATCH_RETENTION_MS).
+ */
 export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>, ttlMs = PAYOUT_BATCH_RETENTION_MS): DocStore {
   const client = redis.commands;
   const k = (key: string) => redis.key('payout-batches', key);

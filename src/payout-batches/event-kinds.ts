@@ -14,4 +14,5 @@ export const PAYOUT_BATCH_EVENT_KINDS = [
   'payout_batch.cancelled',
 ] as const;
 
+/** One of PAYOUT_BATCH_EVENT_KINDS: the kind of a `payout_batch.*` event in the shared log. */
 export type PayoutBatchEventKind = (typeof PAYOUT_BATCH_EVENT_KINDS)[number];

@@ -6,6 +6,10 @@ import type { ChunkRequest, ChunkResult } from './chunk-call.js';
 import type { Versioned } from './doc-store.js';
 import { CHUNK_SIZE, type BatchItem } from './model.js';
 
+/**
+ * A batch run's items in memory, by chunk and by ext_id, with the chunks changed since they were written; keeps a final status an event
+ * told before the bulk's answer arrived.
+ */
 export class ItemBook {
   items: BatchItem[] = [];
   versions: number[] = [];

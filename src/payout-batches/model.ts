@@ -17,10 +17,12 @@ export const BATCH_STATUSES = [
   'COMPLETED_WITH_FAILURES',
   'CANCELLED',
 ] as const;
+/** One of BATCH_STATUSES: where a batch stands. */
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** The statuses of a batch's item, in the order of its life. */
 export const ITEM_STATUSES = ['PENDING', 'QUEUED', 'SUCCEEDED', 'FAILED', 'NOT_SENT'] as const;
+/** One of ITEM_STATUSES: where one item of a batch stands. */
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
 /** The service takes at most this many transfers per bulk call. */
@@ -28,6 +30,7 @@ export const CHUNK_SIZE = 100;
 /** Most items one addPayoutBatchItems call may carry. */
 export const PAGE_MAX_ITEMS = 500;
 
+/** One payout of a batch as the caller gave it: integer XOF amount, recipient phone and wallet, and the caller's own reference. */
 export interface ItemInput {
   amount: number;
   recipientPhone: string;
@@ -68,7 +71,7 @@ export interface BatchItem extends ItemInput {
 /** One chunk's progress. waiting: not sent; sending: sent or about to be (in doubt until answered); done; cancelled. */
 export type ChunkState = 'waiting' | 'sending' | 'done' | 'cancelled';
 
-export interface ChunkProgress {
+interface ChunkProgress {
   state: ChunkState;
   /** How many times a resume put this chunk back to send the items the service refused (0 or absent: never). */
   round?: number;
@@ -83,7 +86,7 @@ export interface Tally {
   amount: number;
 }
 
-export interface BatchCounts {
+interface BatchCounts {
   added: Tally;
   /** Accepted by the service (then succeeded, failed or still in flight). */
   sent: Tally;
@@ -103,7 +106,7 @@ export interface WalletTotal {
   fees: number;
 }
 
-export interface PageRecord {
+interface PageRecord {
   start: number;
   count: number;
   fingerprint: string;
@@ -142,11 +145,13 @@ export interface BatchDoc {
 /** The statuses after which a batch never changes again. */
 export const FINAL_STATUSES: ReadonlySet<BatchStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED']);
 
+/** Counts of a new batch: zero items and zero XOF in every column. */
 export function emptyCounts(): BatchCounts {
   const zero = () => ({ items: 0, amount: 0 });
   return { added: zero(), sent: zero(), succeeded: zero(), failed: zero(), failedAfterSend: zero(), notSent: zero() };
 }
 
+/** Adds items and their integer XOF amount to a tally, in place. */
 export function addTo(tally: Tally, amount: number, items = 1): void {
   tally.items += items;
   tally.amount += amount;
@@ -164,6 +169,7 @@ export function inFlight(counts: BatchCounts): number {
   return counts.sent.items - counts.succeeded.items - counts.failedAfterSend.items;
 }
 
+/** The id of the batch created under a scoped idempotency key: the same key always names the same batch, so a retried create finds it. */
 export function batchIdFor(scopedKey: string): string {
   return `pb_${createHash('sha256').update(scopedKey).digest('hex').slice(0, 24)}`;
 }
@@ -183,15 +189,20 @@ export function chunkCallKey(id: string, n: number, round = 0): string {
   return round === 0 ? `${id}:${n}` : `${id}:${n}:r${round}`;
 }
 
+/** A digest of a page's items, to tell a page sent again (same items) from a page number reused for others. */
 export function fingerprintOf(items: ItemInput[]): string {
   return createHash('sha256').update(JSON.stringify(items)).digest('hex');
 }
 
+/** The document key of a batch. */
 export const batchKey = (id: string) => `batch:${id}`;
+/** The document key of one page of a batch, by page number. */
 export const pageKey = (id: string, page: number) => `page:${id}:${page}`;
+/** The document key of one chunk of a batch's items, in the given set. */
 export const chunkKey = (id: string, set: string, n: number) => `chunk:${id}:${set}:${n}`;
 /** The list of every batch (newest last) and of those a runner must look after. */
 export const INDEX_KEY = 'index';
+/** The document key of the list of batches a runner must look after (neither final nor waiting). */
 export const ACTIVE_KEY = 'active';
 
 /** The counts, derived from the items (so a runner that takes over after a crash counts from what was saved). */

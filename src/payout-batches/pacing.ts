@@ -37,6 +37,7 @@ export const HOLD_MS = 5_000;
 /** How often a waiter asks again while the call that holds its slot is on its way. */
 const POLL_MS = 10;
 
+/** A slot to call the service now, taken from the pacer; told when its call is over, so the next slot is timed by when calls arrived. */
 export interface PacerSlot {
   /**
    * The call that took this slot is over (answered, refused, or failed): it reached the service by now, or never
@@ -45,14 +46,16 @@ export interface PacerSlot {
   finished(): Promise<void>;
 }
 
+/** A slot to call now, or how long to wait (ms) before asking again. */
 export type Take = { slot: PacerSlot } | { waitMs: number };
 
+/** Paces the calls of every batch run to `callsPerSecond`, counted by when the service may have received them. */
 export interface Pacer {
   /** Takes a slot now, or says how long to wait before asking again (ms). */
   tryTake(): Promise<Take>;
 }
 
-export interface PacingOptions {
+interface PacingOptions {
   callsPerSecond: number;
   /**
    * Added to the moment a call was over before its second starts (PAYOUT_BATCH_PACING_MARGIN_MS, default 10). The
@@ -81,6 +84,10 @@ function firstFree(held: Held[], k: number, marginMs: number, t: number): number
   return Math.max(1, opens[k]! - t);
 }
 
+/**
+ * A Pacer in this process's memory, for a single replica: at most `callsPerSecond` calls in any window, with `marginMs` of slack for
+ * clocks.
+ */
 export function memoryPacer({ callsPerSecond, marginMs }: PacingOptions, now: () => number = Date.now): Pacer {
   let held: Held[] = [];
   return {
@@ -138,6 +145,7 @@ redis.call('ZADD', KEYS[1], math.min(bound, bound - tonumber(ARGV[2]) + tonumber
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`;
 
+/** A Pacer shared by every replica through Redis, timed by Redis's clock: the bound holds however many replicas send. */
 export function redisPacer(redis: Pick<GatewayRedis, 'commands' | 'key'>, { callsPerSecond, marginMs }: PacingOptions): Pacer {
   const key = redis.key('payout-batches', 'pacing');
   const ttl = String((WINDOW_MS + HOLD_MS) * 2);

@@ -56,7 +56,7 @@ export interface PayoutBatches {
   close(): Promise<void>;
 }
 
-export interface PayoutBatchOptions {
+interface PayoutBatchOptions {
   settings: PayoutBatchSettings;
   redis: GatewayRedis | null;
   upstream: UpstreamClient;

@@ -8,12 +8,17 @@ import { listIds } from './batch-operations.js';
 
 export type { RunnerOptions } from './batch-run.js';
 
+/** The loop that finds batches to run and runs each on the replica that holds its lease. */
 export interface Runner {
   /** Looks for work now (after a start, an approval, a resume). */
   wake(): void;
   stop(): Promise<void>;
 }
 
+/**
+ * Starts the runner: every `tickMs` (and when woken) it takes the lease of each active batch it can and runs it. `stop()` ends the loop
+ * and waits for the runs under way.
+ */
 export function startRunner(options: RunnerOptions): Runner {
   const { docs, log } = options;
   const holder = randomUUID();

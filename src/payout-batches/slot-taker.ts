@@ -3,7 +3,7 @@
 import type { Logger } from '../logger.js';
 import type { Pacer, PacerSlot, Take } from './pacing.js';
 
-export interface SlotTakerOptions {
+interface SlotTakerOptions {
   pacer: Pacer;
   log: Logger;
   batchId: string;
@@ -15,6 +15,7 @@ export interface SlotTakerOptions {
   stillRunning: () => Promise<boolean | null>;
 }
 
+/** Takes pacing slots for one batch run's chunks, one waiter after another; gives up when the run stops or the batch no longer runs. */
 export class SlotTaker {
   /** This run's chunks waiting for a slot. */
   private waiters = new Set<() => void>();
