@@ -11,6 +11,7 @@ import { access, refusal, scopeLoaders, type GatewayAuthScopes } from './access.
 import type { GatewayContext } from './context.js';
 import { NODES_MAX_IDS, NODE_TYPES, decodeGlobalId, encodeGlobalId } from './nodes.js';
 
+/** The Pothos types of the schema: the request context, the scalars' input and output types, and the auth scopes. */
 export interface GatewaySchemaTypes {
   Context: GatewayContext;
   Scalars: {
@@ -23,6 +24,10 @@ export interface GatewaySchemaTypes {
   DefaultFieldNullability: false;
 }
 
+/**
+ * The one Pothos builder of the schema. Plugins run Relay first (auth rules see decoded global IDs), then scope auth (a refusal is never a
+ * union member), then typed errors.
+ */
 export const builder = new SchemaBuilder<GatewaySchemaTypes>({
   // Relay first so that auth rules see decoded global IDs; scope-auth before errors so a refusal is never a union member.
   plugins: [RelayPlugin, ScopeAuthPlugin, ErrorsPlugin],

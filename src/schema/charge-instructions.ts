@@ -6,11 +6,16 @@
 // the USSD code to dial.
 import type { Text } from '../errors/top-level.js';
 
+/** What the customer must do next for a charge: enter an OTP, dial a USSD code then enter the OTP, confirm on the phone, or nothing. */
 export type NextAction = 'ENTER_OTP' | 'DIAL_USSD_THEN_ENTER_OTP' | 'CONFIRM_ON_PHONE' | 'NONE';
 
 /** A USSD code such as *144*4*6*2500#. */
 const USSD_CODE = /\*[0-9*]+#/;
 
+/**
+ * The words to show the customer for a charge's next action, in English and French, with the USSD code taken from the operator's text when
+ * it has one.
+ */
 export function chargeInstructions(nextAction: NextAction, operatorText: string): Text {
   const code = USSD_CODE.exec(operatorText)?.[0] ?? null;
   switch (nextAction) {

@@ -6,12 +6,17 @@
 import type { Charge, ChargeListFilter, ChargePage, UpstreamClient } from '../upstream/types.js';
 import { MAX_PAGE_SIZE, resolveWindow, type WindowRequest } from './pagination.js';
 
+/** A window of the charge list: its items, where it starts among all charges, and how many match. */
 export interface ChargeWindow {
   start: number;
   items: Charge[];
   total: number;
 }
 
+/**
+ * Fetches the charges a connection asks for (first/after or last/before) from the service's numbered pages, in as few calls as the page
+ * size allows. Rejects with the service's failure as an UpstreamCallError.
+ */
 export async function fetchChargeWindow(
   upstream: UpstreamClient,
   filter: ChargeListFilter,

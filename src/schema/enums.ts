@@ -22,13 +22,17 @@ function tokenEnum<T extends string>(name: string, description: string, tokens: 
   });
 }
 
+/** The GraphQL `Provider` enum: the operators, their names in capitals. */
 export const ProviderEnum = tokenEnum('Provider', 'Mobile-money operator. *_BF: Burkina Faso; *_BJ: Benin.', PROVIDERS);
+/** The GraphQL `Wallet` enum: the wallets payouts can be sent from. */
 export const WalletEnum = tokenEnum('Wallet', 'Operator wallet holding a Transfer Balance, from which payouts are sent.', WALLETS);
+/** The GraphQL `CheckoutStatus` enum, each value described. */
 export const CheckoutStatusEnum = tokenEnum('CheckoutStatus', 'Where a checkout stands.', CHECKOUT_STATUSES, {
   pending: 'Awaiting payment.',
   success: 'Paid.',
   failed: 'The payment failed.',
 });
+/** The GraphQL `ChargeStatus` enum, each value described with what the customer or the caller does next. */
 export const ChargeStatusEnum = tokenEnum('ChargeStatus', 'Where a charge stands.', CHARGE_STATUSES, {
   send_otp: 'Waiting for the OTP the customer received (submit it with submitChargeOtp).',
   pay_offline: 'Waiting for the customer to confirm on the phone; the outcome arrives by itself.',
@@ -37,17 +41,20 @@ export const ChargeStatusEnum = tokenEnum('ChargeStatus', 'Where a charge stands
   failed: 'The payment failed.',
   canceled: 'Cancelled.',
 });
+/** The GraphQL `TransferStatus` enum, each value described. */
 export const TransferStatusEnum = tokenEnum('TransferStatus', 'Where a transfer stands.', TRANSFER_STATUSES, {
   pending: 'Queued or being processed.',
   success: 'Delivered to the recipient.',
   failed: 'Not delivered; the amount and fees went back to the wallet.',
 });
+/** The GraphQL `SettlementStatus` enum, each value described. */
 export const SettlementStatusEnum = tokenEnum('SettlementStatus', 'Where a settlement stands.', SETTLEMENT_STATUSES, {
   processing: 'Accepted; can still be cancelled.',
   in_transit: 'On its way to the payout account.',
   success: 'Arrived.',
   cancelled: 'Cancelled before it left.',
 });
+/** The GraphQL `ConfirmationMethod` enum: OTP or USSD, where the operator offers a choice. */
 export const ConfirmationMethodEnum = tokenEnum(
   'ConfirmationMethod',
   'How the customer confirms a charge (only OPB_BF offers a choice).',
@@ -57,4 +64,5 @@ export const ConfirmationMethodEnum = tokenEnum(
     ussd: 'The customer dials a USSD code and confirms on the phone; no OTP.',
   },
 );
+/** The GraphQL `PayoutAccountType` enum: the kinds of account a settlement is paid to. */
 export const AccountTypeEnum = tokenEnum('PayoutAccountType', 'Kind of payout account a settlement goes to.', ACCOUNT_TYPES);

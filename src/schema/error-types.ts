@@ -6,7 +6,7 @@ import { SettlementStatusEnum, WalletEnum } from './enums.js';
 import { PAYMENT_ERRORS, PaymentError, fieldMessageFr, type FieldProblem } from '../errors/payment-errors.js';
 import type { ErrorFieldDeclaration, ErrorFieldType, TypedErrorClass } from '../errors/typed-errors.js';
 
-export const ErrorCodeEnum = builder.enumType('ErrorCode', {
+const ErrorCodeEnum = builder.enumType('ErrorCode', {
   description: 'Every error code of the payment service, plus those the gateway adds.',
   values: Object.fromEntries(ERROR_CODES.map((code) => [code, { value: code }])) as Record<ErrorCode, { value: ErrorCode }>,
 });

@@ -10,6 +10,7 @@ import DataLoader from 'dataloader';
 import { isNotFound } from '../upstream/call-error.js';
 import type { Charge, Checkout, Settlement, Transfer, UpstreamClient } from '../upstream/types.js';
 
+/** At most this many calls to the service at once from one request's loaders. */
 export const LOADER_CONCURRENCY = 8;
 /** Fewer charges than this are fetched one by one: a list call would not save a round trip. */
 const LIST_LOOKUP_MIN = 3;
@@ -22,6 +23,7 @@ export interface ChargeWindow {
   to: Date;
 }
 
+/** One request's loaders of the service's resources: each reference fetched once per request, a missing one as null. */
 export interface ResourceLoaders {
   checkout: DataLoader<string, Checkout | null>;
   charge: DataLoader<string, Charge | null>;
@@ -31,6 +33,10 @@ export interface ResourceLoaders {
   hintChargeWindow(reference: string, window: ChargeWindow): void;
 }
 
+/**
+ * The loaders of one request. Charges hinted with their window are fetched by a list call when there are enough of them; the rest one by
+ * one, at most LOADER_CONCURRENCY at once. A not-found is null; another failure rejects that one load.
+ */
 export function createLoaders(upstream: UpstreamClient): ResourceLoaders {
   const chargeWindows = new Map<string, ChargeWindow>();
   const fetchCharges = async (references: readonly string[]): Promise<Array<Charge | null | Error>> => {

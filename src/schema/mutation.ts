@@ -18,6 +18,7 @@ import { builder, type GatewaySchemaTypes } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { Checks } from './validation.js';
 
+/** The description of every mutation's `idempotencyKey` argument, said once. */
 export const IDEMPOTENCY_KEY_DESCRIPTION =
   'Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours.';
 
@@ -78,7 +79,7 @@ interface MutationSpec<Arg, Request, Payload extends object> {
  */
 type MutationKind = { upstream: Operation; movesMoney?: never } | { movesMoney: boolean; upstream?: never };
 
-export type PaymentMutation<Arg, Request, Payload extends object> = MutationSpec<Arg, Request, Payload> & MutationKind;
+type PaymentMutation<Arg, Request, Payload extends object> = MutationSpec<Arg, Request, Payload> & MutationKind;
 
 /** The idempotency rule each way of finding a lost answer needs (so a declaration and a recipe cannot disagree). */
 const RULE_FOR_LOST_ANSWER = {
@@ -103,6 +104,10 @@ function mutationMovesMoney(name: string, spec: MutationKind & { idempotency: { 
   return declared.movesMoney;
 }
 
+/**
+ * Declares one mutation from its spec: its typed errors (with ServiceUnavailableError when it moves money and its guard is unreachable,
+ * and RateLimitedError), its access rules, and its run under idempotency. Each mutation is declared by one call.
+ */
 export function paymentMutation<Arg, Request, Payload extends object>(name: string, spec: PaymentMutation<Arg, Request, Payload>): void {
   const movesMoney = mutationMovesMoney(name, spec);
   // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable,

@@ -6,9 +6,12 @@
 import { createHash } from 'node:crypto';
 import { topLevelError } from '../errors/top-level.js';
 
+/** The most items a connection returns at once; a larger `first` or `last` is refused. */
 export const MAX_PAGE_SIZE = 100;
+/** How many items a connection returns when neither `first` nor `last` is given. */
 export const DEFAULT_PAGE_SIZE = 20;
 
+/** The Relay connection arguments, as a query gives them. */
 export interface ConnectionArgs {
   first?: number | null;
   after?: string | null;
@@ -16,6 +19,7 @@ export interface ConnectionArgs {
   before?: string | null;
 }
 
+/** A Relay connection: edges with their cursors, page info, and how many items match in all. */
 export interface Connection<T> {
   edges: Array<{ cursor: string; node: T }>;
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
@@ -31,11 +35,11 @@ export function listScope(name: string, filter: Record<string, unknown> = {}): s
   return `${name}:${createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 12)}`;
 }
 
-export function encodeCursor(scope: string, offset: number): string {
+function encodeCursor(scope: string, offset: number): string {
   return Buffer.from(JSON.stringify({ s: scope, o: offset })).toString('base64url');
 }
 
-export function decodeCursor(cursor: string, scope: string, argName: 'after' | 'before'): number {
+function decodeCursor(cursor: string, scope: string, argName: 'after' | 'before'): number {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -60,6 +64,10 @@ export interface WindowRequest {
   last: number | null;
 }
 
+/**
+ * Checks a connection's arguments and reads them as a window request. Throws a typed bad-input error for a `first` or `last` outside 1 to
+ * MAX_PAGE_SIZE, both given, or a cursor that does not decode.
+ */
 export function parseConnectionArgs(args: ConnectionArgs, scope: string): WindowRequest {
   const { first, last } = args;
   for (const [name, value] of [

@@ -188,7 +188,7 @@ const BatchFilterInput = builder.inputType('PayoutBatchFilter', {
   fields: (t) => ({ status: t.field({ type: PayoutBatchStatusEnum, description: 'This status only.' }) }),
 });
 
-export const PayoutBatchRef = builder.objectRef<BatchDoc>('PayoutBatch');
+const PayoutBatchRef = builder.objectRef<BatchDoc>('PayoutBatch');
 
 function batches(ctx: GatewayContext): PayoutBatches {
   if (!ctx.payoutBatches) throw new InvariantError('payout batches are not configured');

@@ -18,7 +18,7 @@ function parseDateTime(value: unknown): Date {
   return new Date(value);
 }
 
-export function isCalendarDay(value: string): boolean {
+function isCalendarDay(value: string): boolean {
   const m = CALENDAR_DAY.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

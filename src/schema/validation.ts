@@ -7,9 +7,14 @@ import { BF_MOBILE_TEXT, operatorName, phoneRuleText } from '../errors/operators
 import { ValidationError, type FieldProblem } from '../errors/payment-errors.js';
 import { normalizedPhone } from './phone-input.js';
 
+/** The smallest transfer the service accepts, in XOF; a smaller one is refused before it is sent. */
 export const MIN_TRANSFER_AMOUNT = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * Collects the problems of a mutation's input, each at its path and in English and French, so that all are reported at once rather than
+ * the first.
+ */
 export class Checks {
   readonly problems: FieldProblem[] = [];
 

@@ -31,6 +31,7 @@ import { decodeGlobalId, encodeGlobalId } from './nodes.js';
 
 const SCOPE = 'webhooks:manage' as const;
 
+/** The outgoing-webhooks service of a request. Throws WebhooksUnavailableError when the gateway runs without one. */
 export function service(ctx: GatewayContext): OutboundWebhooks {
   if (!ctx.outboundWebhooks) throw new WebhooksUnavailableError();
   return ctx.outboundWebhooks;
@@ -102,6 +103,7 @@ const HealthRef = builder.objectRef<EndpointView>('WebhookEndpointHealth').imple
   }),
 });
 
+/** The GraphQL `WebhookEndpoint` node: a URL that receives the gateway's events, signed to the Standard Webhooks spec. */
 export const WebhookEndpointRef = builder.objectRef<EndpointView>('WebhookEndpoint');
 builder.node(WebhookEndpointRef, {
   description: 'A URL of your server that receives the gateway’s events, signed to the Standard Webhooks spec.',
@@ -144,6 +146,7 @@ const AttemptRef = builder.objectRef<DeliveryAttempt>('WebhookDeliveryAttempt').
   }),
 });
 
+/** The GraphQL `WebhookDelivery` node: one event sent to one endpoint, with its attempts. */
 export const WebhookDeliveryRef = builder.objectRef<DeliveryRecord>('WebhookDelivery');
 builder.node(WebhookDeliveryRef, {
   description: 'One event sent to one endpoint, with its attempts.',
