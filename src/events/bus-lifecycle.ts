@@ -2,11 +2,16 @@
 // when it closes.
 import { ClosedError, InternalError } from '../errors/internal-error.js';
 
+/**
+ * Ends a stream whose consumer fell more than its buffer behind: the stream fails rather than let events pile up in memory or skip some
+ * silently.
+ */
 export class SubscriberTooSlowError extends InternalError {
   override readonly name = 'SubscriberTooSlowError';
   readonly code = 'SUBSCRIBER_TOO_SLOW';
 }
 
+/** Whether the event bus is open, and the stop of every stream it runs, so closing the bus ends them all. */
 export interface BusLifecycle {
   readonly closed: boolean;
   /** Throws once the bus is closed: no new stream, no publish. */
@@ -17,6 +22,7 @@ export interface BusLifecycle {
   close(): boolean;
 }
 
+/** A new, open lifecycle with no stream running. */
 export function busLifecycle(): BusLifecycle {
   // The stop function of every running stream, so close() can end them all.
   const running = new Set<() => void>();

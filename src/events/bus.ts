@@ -102,7 +102,7 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-export interface EventBusOptions {
+interface EventBusOptions {
   /** Redis connections (from connectRedis); without them the bus is in-process. */
   redis?: GatewayRedis | null;
   log?: Logger;
@@ -118,7 +118,7 @@ export interface EventBusOptions {
   tailBlockMs?: number;
 }
 
-export const DEFAULT_MAX_BUFFERED_EVENTS = 1000;
+const DEFAULT_MAX_BUFFERED_EVENTS = 1000;
 
 /** The durable log the bus appends to and reads: a Redis Stream, or in memory without Redis. */
 function openEventLog(options: EventBusOptions, redis: GatewayRedis | null, log: Logger, retentionMs: number): EventLog {

@@ -10,6 +10,7 @@
 //   (with the error, if one was given, thrown by the next() after the last value);
 // - return() and throw() end it at once (throw() rejects with its error), and `ended` tells `start` to clean up.
 
+/** What a stream's producer pushes into: values, an end, or an error. The stream's rules are in the comment above. */
 export interface StreamSink<T> {
   /** Hands the value to a waiting next() or queues it. Ignored once the stream ended. */
   push(value: T): void;
@@ -24,6 +25,7 @@ export interface StreamSink<T> {
   readonly ended: Promise<void>;
 }
 
+/** An async iterator of events whose `return()` ends it at once and cleans up, as graphql-ws and SSE expect when a client unsubscribes. */
 export type EventStream<T> = AsyncIterableIterator<T> & { return(): Promise<IteratorResult<T>> };
 
 interface Waiter<T> {
@@ -33,7 +35,7 @@ interface Waiter<T> {
 
 const DONE = Object.freeze({ done: true, value: undefined }) as IteratorResult<never>;
 
-export interface EventStreamOptions<T> {
+interface EventStreamOptions<T> {
   /**
    * Turns the error the stream was stopped with into its last value (the stream then ends normally), so a
    * subscriber's layer above needs no wrapping iterator of its own to do it. Without it, next() rejects.
@@ -117,6 +119,10 @@ function streamEnd<T>(options: EventStreamOptions<T>) {
   };
 }
 
+/**
+ * Makes an event stream from a producer that `start` sets up with the stream's sink. Values wait in order until read; `return()` and
+ * `throw()` end it at once.
+ */
 export function createEventStream<T>(
   start: (sink: StreamSink<T>) => void | Promise<void>,
   options: EventStreamOptions<T> = {},

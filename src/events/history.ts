@@ -15,7 +15,7 @@ export interface EventFilter {
   until?: number | null;
 }
 
-export interface EventPageRequest {
+interface EventPageRequest {
   first: number | null;
   last: number | null;
   /** Items after this one in the list: older events. */
@@ -24,7 +24,7 @@ export interface EventPageRequest {
   before: StreamId | null;
 }
 
-export interface EventPage {
+interface EventPage {
   /** Newest first. */
   items: LoggedPaymentEvent[];
   hasNextPage: boolean;
@@ -34,7 +34,7 @@ export interface EventPage {
 
 const BATCH = 200;
 
-export function matchesFilter(event: LoggedPaymentEvent, filter: EventFilter): boolean {
+function matchesFilter(event: LoggedPaymentEvent, filter: EventFilter): boolean {
   if (filter.kinds && filter.kinds.length > 0 && !filter.kinds.includes(event.kind)) return false;
   if (filter.reference && event.reference !== filter.reference) return false;
   if (filter.since != null || filter.until != null) {

@@ -7,6 +7,7 @@ import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
 /** Entries are counted up to this many (a reader this far behind is alarming at any exact number). */
 export const LAG_COUNT_LIMIT = 10_000;
 
+/** How far the log's tail is behind its head: in events (at most LAG_COUNT_LIMIT) and in seconds. */
 export interface LogLag {
   /** Events appended after the tail's position (at most LAG_COUNT_LIMIT). */
   entries: number;
@@ -14,6 +15,7 @@ export interface LogLag {
   seconds: number;
 }
 
+/** Measures how far `tail` is behind the log's head; zero when it is at or past it. */
 export async function logLag(log: Pick<EventLog, 'lastId' | 'ascending'>, tail: StreamId): Promise<LogLag> {
   const head = await log.lastId();
   if (compareStreamIds(head, tail) <= 0) return { entries: 0, seconds: 0 };

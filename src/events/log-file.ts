@@ -10,7 +10,7 @@ import type { MemoryLogPersistence, MemoryLogState } from './log.js';
 /** Its name in the data folder. */
 export const EVENT_LOG_FILE = 'events.json';
 
-export interface FileLogPersistence extends MemoryLogPersistence {
+interface FileLogPersistence extends MemoryLogPersistence {
   flush(): void;
 }
 

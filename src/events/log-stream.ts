@@ -12,6 +12,7 @@ import type { LogTailer, TailListener } from './tailer.js';
 
 const REPLAY_BATCH = 200;
 
+/** What a stream of the shared log reads from: the log, its tailer, the buffer allowed per subscriber, and the bus's lifecycle. */
 export interface LogStreamContext {
   eventLog: EventLog;
   tailer: LogTailer;
@@ -19,7 +20,7 @@ export interface LogStreamContext {
   life: BusLifecycle;
 }
 
-export interface LogStreamOptions<F> {
+interface LogStreamOptions<F> {
   after: StreamId | null;
   wanted: (event: LoggedPaymentEvent) => boolean;
   /** Where live events come from (default: every event the tailer reads). */
@@ -27,6 +28,11 @@ export interface LogStreamOptions<F> {
   failureAs?: (error: unknown) => F;
 }
 
+/**
+ * A stream of the shared log's events: those after the subscriber's cursor replayed from the log, then live ones from the tailer, each
+ * once and in log order. Ends with EventLogGapError when the events it needs were trimmed, and with SubscriberTooSlowError when its reader
+ * falls `maxBuffered` behind.
+ */
 export function logStream<F = never>(ctx: LogStreamContext, options: LogStreamOptions<F>): EventStream<LoggedPaymentEvent | F> {
   const { tailer, life } = ctx;
   const listen = options.listen ?? ((listener: TailListener) => tailer.listen(listener));

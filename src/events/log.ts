@@ -17,8 +17,9 @@ import type { LoggedPaymentEvent, PaymentEventRecord } from './payment-event.js'
 import { ZERO_ID, compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
 import { InternalError } from '../errors/internal-error.js';
 
+/** How long the shared log keeps an event when the configuration does not say (72 hours): the furthest back a subscriber can resume. */
 export const DEFAULT_EVENT_RETENTION_MS = 72 * 60 * 60 * 1000;
-export const DEFAULT_MEMORY_LOG_ENTRIES = 10_000;
+const DEFAULT_MEMORY_LOG_ENTRIES = 10_000;
 
 /**
  * The append-only log of payment events: append once per delivery id, read ascending or by page; in Redis or in
@@ -57,12 +58,16 @@ export class EventLogUnavailableError extends InternalError {
   readonly code = 'EVENT_LOG_UNAVAILABLE';
 }
 
+/**
+ * The event as logged, or a duplicate of a delivery id the log has already (a webhook the service sent again), with the first copy's id
+ * when known.
+ */
 export type AppendOnceResult =
   | { duplicate: false; event: LoggedPaymentEvent }
   /** `seq`: the log id of the first copy, when known; `generation`: the log's. */
   | { duplicate: true; seq: StreamId | null; generation?: string | null };
 
-export interface MemoryEventLogOptions {
+interface MemoryEventLogOptions {
   retentionMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -76,11 +81,16 @@ export interface MemoryLogState {
   trimmed: StreamId;
 }
 
+/** Where an in-memory log saves its state to survive a restart (the state file), and what it starts from. */
 export interface MemoryLogPersistence {
   initial: MemoryLogState | null;
   changed(state: MemoryLogState): void;
 }
 
+/**
+ * An event log in this process's memory, for a single replica: keeps events `retentionMs` and at most `maxEntries`, appends each delivery
+ * id once, and keeps ids increasing across a restart when persisted.
+ */
 export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
   const retentionMs = options.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
   const maxEntries = options.maxEntries ?? DEFAULT_MEMORY_LOG_ENTRIES;
@@ -232,7 +242,7 @@ function onceKeys(maxEntries: number) {
   };
 }
 
-export interface RedisEventLogOptions {
+interface RedisEventLogOptions {
   /** Fail-fast connection for XADD and reads. */
   commands: RedisClient;
   /** Connection of its own for XREAD BLOCK (a blocked connection can serve nothing else). */
@@ -288,6 +298,10 @@ local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2],
 redis.call('SET', KEYS[2], id, 'PX', ARGV[4])
 return {1, id, g}`;
 
+/**
+ * The event log in a Redis stream, shared by every replica: appends each delivery id once (atomically), trims what is older than
+ * `retentionMs`, and reads with blocking calls on their own connection.
+ */
 export function redisEventLog(options: RedisEventLogOptions): EventLog {
   const { commands, blocking, key } = options;
   const durable = options.durable ?? ((write) => durableWrite(commands, write, 0, 0));

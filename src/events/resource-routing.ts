@@ -4,6 +4,7 @@
 import type { ResourceKind } from '../upstream/types.js';
 import type { LogTailer, TailListener } from './tailer.js';
 
+/** The key that names one resource across the event routing (`charge:<reference>`). */
 export function resourceKey(type: ResourceKind, reference: string): string {
   return `${type}:${reference}`;
 }

@@ -9,6 +9,7 @@ import type { LogTailer } from './tailer.js';
 /** Delivery ids one resumed stream remembers from its replay, to skip a copy of one. */
 const REPLAYED_COPIES_REMEMBERED = 1_000;
 
+/** Where one stream stands in the log, so an event read by the replay and handed out live again is delivered once. */
 export interface StreamCursor {
   /** The id of the last event this stream read (replayed or live). */
   readonly last: StreamId;
@@ -61,6 +62,7 @@ class Cursor implements StreamCursor {
   }
 }
 
+/** A cursor starting after `after` (null: from the tailer's position). */
 export function streamCursor(after: StreamId | null, tailer: Pick<LogTailer, 'position' | 'generation' | 'handedOut'>): StreamCursor {
   return new Cursor(after, tailer);
 }

@@ -6,6 +6,7 @@
 /** A position in the log, `<ms>-<n>` (a Redis Stream id). */
 export type StreamId = string;
 
+/** The id before every event of a log: reading after it reads all. */
 export const ZERO_ID: StreamId = '0-0';
 
 const STREAM_ID = /^(\d{1,16})-(\d{1,16})$/;

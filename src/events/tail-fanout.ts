@@ -5,11 +5,16 @@ import type { Logger } from '../logger.js';
 import type { LoggedPaymentEvent } from './payment-event.js';
 import { InternalError } from '../errors/internal-error.js';
 
+/**
+ * The events a stream needed next were trimmed from the log (or the log was replaced): the stream ends with it rather than skip them
+ * silently.
+ */
 export class EventLogGapError extends InternalError {
   override readonly name = 'EventLogGapError';
   readonly code = 'EVENT_LOG_GAP';
 }
 
+/** A listener of the log's tail: told each event handed out, in order, and told of a gap. */
 export interface TailListener {
   /** `copy`: a delivery id handed out before this listener listened (it may have read the first one from the log itself). */
   onEvent(event: LoggedPaymentEvent, copy: boolean): void;
@@ -26,9 +31,10 @@ export const DELIVERY_SLICE = 64;
 /** Delivery ids remembered to skip a re-sent copy logged again after the log was lost. */
 const REMEMBERED_DELIVERIES = 10_000;
 
+/** Resolves on the next turn of the event loop, once pending I/O callbacks ran. */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export interface TailFanOut {
+interface TailFanOut {
   listen(listener: TailListener): () => void;
   /** Hands the event to every listener; resolves once it reached them all (or `running()` turned false). */
   deliver(event: LoggedPaymentEvent, running: () => boolean): Promise<void>;
@@ -39,6 +45,10 @@ export interface TailFanOut {
   clear(): void;
 }
 
+/**
+ * Hands each event read from the log's tail to every listener, in slices so a crowd of listeners never blocks the loop, and in log order.
+ * A delivery id handed out before goes only to listeners that joined since. A listener that throws does not stop the others.
+ */
 export function createTailFanOut(logger: Logger): TailFanOut {
   // Each listener with the count of events handed out when it started listening: it was handed every later one.
   const listeners = new Map<TailListener, number>();

@@ -24,7 +24,7 @@ export interface TailPosition {
   generation: string | null;
 }
 
-export interface LogReaderOptions {
+interface LogReaderOptions {
   log: EventLog;
   logger: Logger;
   blockMs: number;

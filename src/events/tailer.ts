@@ -23,6 +23,7 @@ import { readLog, type TailPosition } from './tail-reader.js';
 
 export { DELIVERY_SLICE, EventLogGapError, type TailListener } from './tail-fanout.js';
 
+/** Reads the log's new events as they are appended, one reader per replica, and hands them to every listener in order. */
 export interface LogTailer {
   /** The id of the last event handed to listeners: a new listener sees every event after it. */
   readonly position: StreamId;
@@ -34,7 +35,7 @@ export interface LogTailer {
   stop(): Promise<void>;
 }
 
-export interface TailerOptions {
+interface TailerOptions {
   log: EventLog;
   logger: Logger;
   /** Longest wait of one read. Default 2000 ms. */

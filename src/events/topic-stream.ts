@@ -7,6 +7,10 @@ import { SubscriberTooSlowError } from './bus-lifecycle.js';
 import type { EventStream } from './event-stream.js';
 import type { Transport } from './transport.js';
 
+/**
+ * A stream of the messages published on one topic of the transport, from now on (no replay). Ends with SubscriberTooSlowError when its
+ * reader falls `maxBuffered` behind, and when the bus closes.
+ */
 export function topicStream<T>(transport: Transport, topic: string, maxBuffered: number, life: BusLifecycle): EventStream<T> {
   life.ensureOpen();
   return new Repeater<T>(async (push, stop) => {

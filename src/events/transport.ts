@@ -4,6 +4,7 @@
 import type { RedisClient } from '../redis/index.js';
 import type { Logger } from '../logger.js';
 
+/** Publish and listen on named topics, in this process or through Redis pub/sub across replicas: messages of the moment, not kept. */
 export interface Transport {
   /** Resolves once handed to the backend; rejects when Redis refuses it (the caller can then answer 503). */
   publish(topic: string, payload: unknown): Promise<void>;
@@ -45,6 +46,7 @@ class Listeners {
   }
 }
 
+/** A Transport within this process, for a single replica: a message published reaches the topic's listeners at once. */
 export function memoryTransport(): Transport {
   const listeners = new Listeners();
   return {
