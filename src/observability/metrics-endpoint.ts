@@ -6,9 +6,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 
+/** The HTTP handler of the metrics endpoint: Prometheus text, behind its own token. */
 export type MetricsEndpoint = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface MetricsEndpointOptions {
+interface MetricsEndpointOptions {
   registry: Registry;
   token: string | null;
   mode: 'sandbox' | 'live';

@@ -10,8 +10,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /** Seconds: from a cached read (milliseconds) to a payment call at its deadline (15 s by default). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
 
+/** How a client reached the GraphQL API: plain HTTP (with SSE), or a WebSocket. */
 export type Transport = 'http' | 'ws';
 
+/** The gateway's Prometheus metrics in one registry: operations, calls to the service, subscriptions, webhooks, and the process's own. */
 export interface GatewayMetrics {
   registry: Registry;
   /** GraphQL operations, one sample per root field: type (query/mutation/subscription), field, outcome. */
@@ -42,11 +44,16 @@ export interface WatchedSources {
   eventLogLag(): Promise<{ entries: number; seconds: number }>;
 }
 
+/** The version that runs, shown by the `gateway_build_info` metric. */
 export interface BuildInfo {
   version: string;
   nodeVersion: string;
 }
 
+/**
+ * Creates the gateway's metrics in a new registry, with the process's default metrics under the `gateway_` prefix. Never touches the
+ * global registry, so two gateways in one process do not collide.
+ */
 export function createMetrics(build: BuildInfo = { version: 'unknown', nodeVersion: process.version }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];

@@ -5,6 +5,7 @@
 import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { OperationScope } from './operation-scope.js';
 
+/** A root field of an operation: its response key and its name. */
 export interface RootField {
   /** Response key (the alias, or the field name). */
   key: string;
@@ -19,6 +20,7 @@ export interface OperationShape {
   fieldNames: readonly string[];
 }
 
+/** What is known of one GraphQL operation while it runs, for its log line, metrics and span. */
 export interface OperationRecord extends OperationScope {
   /** performance.now() when the operation started. */
   startedAt: number;
@@ -31,10 +33,11 @@ export interface OperationRecord extends OperationScope {
   document: DocumentNode | null;
 }
 
-export const INVALID_FIELD = '(invalid)';
+const INVALID_FIELD = '(invalid)';
 const NO_SHAPE: OperationShape = { type: 'unknown', fields: [], fieldNames: [] };
 const INVALID_FIELDS: readonly RootField[] = [{ key: INVALID_FIELD, name: INVALID_FIELD }];
 
+/** The record of an operation that starts now, with nothing known yet. */
 export function newRecord(): OperationRecord {
   return {
     startedAt: performance.now(),
@@ -65,6 +68,7 @@ export function selectedOperation(document: DocumentNode, name: string | null | 
   return (name ? operations.find((o) => o.name?.value === name) : operations.length === 1 ? operations[0] : undefined) ?? null;
 }
 
+/** The type, name and root fields of an operation, read once per parsed document and remembered. */
 export function shapeOf(operation: OperationDefinitionNode | null): OperationShape {
   if (!operation) return NO_SHAPE;
   let shape = shapes.get(operation);
@@ -81,6 +85,9 @@ export function shapeOf(operation: OperationDefinitionNode | null): OperationSha
 /** The root fields an operation is counted under: its own, or one `(invalid)` when it never got that far. */
 export const countedFields = (record: OperationRecord): readonly RootField[] => (record.fields.length ? record.fields : INVALID_FIELDS);
 
+/**
+ * The outcome of one root field for metrics: its typed error's code, the code of the error at its path, its stream's error, or `success`.
+ */
 export function outcomeOf(key: string, record: OperationRecord, errors: readonly unknown[]): string {
   const typed = record.typedErrors.get(key);
   if (typed) return typed;
@@ -92,6 +99,7 @@ export function outcomeOf(key: string, record: OperationRecord, errors: readonly
 
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
+/** The code of an error as a metric label: the GraphQL error's own code when it is one, else INTERNAL_SERVER_ERROR (never free text). */
 export function errorCode(error: unknown): string {
   const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
   if (typeof code === 'string' && CODE.test(code)) return code;

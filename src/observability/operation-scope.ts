@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span } from '@opentelemetry/api';
 
+/** What a call to the service made during an operation adds to it: the request id, the count of calls, the span, and typed errors. */
 export interface OperationScope {
   requestId: string | null;
   /** Calls to the payment service made for this operation so far. */
@@ -30,6 +31,7 @@ export function currentOperation(): OperationScope | undefined {
   return scope?.done ? undefined : scope;
 }
 
+/** Runs `work` inside the operation's scope, so the calls it makes to the service are counted and traced as the operation's. */
 export function runInOperation<T>(scope: OperationScope, work: () => T): T {
   return storage.run(scope, work);
 }
@@ -39,6 +41,7 @@ export function runUntraced<T>(work: () => T): T {
   return untracedWork.run(true, work);
 }
 
+/** Whether the current work runs outside any operation's trace (a background poll): its calls make no span. */
 export function isUntraced(): boolean {
   return untracedWork.getStore() === true;
 }

@@ -52,7 +52,7 @@ function incomingTrace(context: CallerContext): TraceCarrier | undefined {
   return { traceparent: params.traceparent, tracestate: typeof params.tracestate === 'string' ? params.tracestate : undefined };
 }
 
-export interface OperationObservabilityOptions {
+interface OperationObservabilityOptions {
   metrics: GatewayMetrics;
   tracing: Tracing | null;
   log: Logger;
@@ -150,6 +150,10 @@ function endSpan(record: OperationRecord, outcome: string): void {
   span.end();
 }
 
+/**
+ * The yoga plugin that logs, counts and traces every GraphQL operation, once it ends (a subscription when it stops), including one refused
+ * while its context was built.
+ */
 export function useOperationObservability(options: OperationObservabilityOptions): Plugin<CallerContext> {
   const operations = new Operations(options);
   return {

@@ -23,7 +23,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import type { UpstreamCallObservation } from '../upstream/observation.js';
 import { REQUEST_ID_ATTRIBUTE } from './operation-scope.js';
 
-export interface TracingOptions {
+interface TracingOptions {
   /** Collector base URL; spans go to `<endpoint>/v1/traces`. */
   endpoint: string;
   serviceName: string;
@@ -35,6 +35,7 @@ export interface TraceCarrier {
   tracestate?: string;
 }
 
+/** OpenTelemetry spans for GraphQL operations and the calls they make to the service, exported over OTLP. */
 export interface Tracing {
   /** Starts the span of a GraphQL operation, continuing the caller's trace when `incoming` names a valid one; the caller ends it. */
   startOperation(name: string, startTime: number, attributes: Attributes, incoming?: TraceCarrier): Span;
@@ -46,6 +47,10 @@ export interface Tracing {
   close(): Promise<void>;
 }
 
+/**
+ * Starts tracing to an OTLP endpoint (`/v1/traces` under `endpoint`). Spans are batched and sent in the background; an exporter that
+ * cannot reach the collector drops them and never fails a request.
+ */
 export function createTracing(options: TracingOptions): Tracing {
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new BasicTracerProvider({

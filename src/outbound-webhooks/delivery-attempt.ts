@@ -14,7 +14,7 @@ import type { OutboundStore } from './store.js';
 /** Bodies kept by webhook id: an event's body is the same for every endpoint, so its fan-out builds it once. */
 const BODIES_KEPT = 256;
 
-export interface AttemptDeps {
+interface AttemptDeps {
   store: OutboundStore;
   dispatcher: Dispatcher;
   log: Logger;
@@ -27,6 +27,10 @@ export interface AttemptDeps {
   disabled: (endpoint: StoredEndpoint, reason: string) => Promise<void>;
 }
 
+/**
+ * Makes and records the attempts of deliveries: signs the event's body, posts it, and records the outcome with the next retry. Each
+ * event's body is built once and reused for its retries.
+ */
 export class DeliveryAttempts {
   private readonly bodies = new Map<string, string>();
 

@@ -12,17 +12,18 @@ import { isPublicAddress } from './target-policy.js';
 import type { DeliveryAttempt } from './model.js';
 import { InternalError } from '../errors/internal-error.js';
 
-export const RESPONSE_EXCERPT_BYTES = 1024;
+const RESPONSE_EXCERPT_BYTES = 1024;
 
 /** Resolves a name to every address (dns.lookup with all: true by default; tests hand in their own). */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   timeoutMs: number;
   allowPrivateTargets: boolean;
   resolve?: Resolver;
 }
 
+/** Posts a webhook to a merchant's endpoint and says what came of it. */
 export interface Dispatcher {
   post(url: string, body: string, headers: Record<string, string>): Promise<DeliveryAttempt>;
   close(): Promise<void>;
@@ -50,6 +51,11 @@ function checkedLookup(resolve: Resolver): LookupFunction {
   };
 }
 
+/**
+ * A dispatcher on its own connection pool, with `timeoutMs` on connect, headers and body. Unless private targets are allowed, refuses an
+ * address that resolves to a private, loopback or link-local network (checked at connect time, so a DNS change cannot get round it). Never
+ * throws: every failure is an attempt's outcome.
+ */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const guard = !options.allowPrivateTargets;
   const agent = new Agent({

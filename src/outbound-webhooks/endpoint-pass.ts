@@ -8,6 +8,10 @@ import type { EndpointSchedule } from './endpoint-schedule.js';
 import { newDeliveryRecord, takesKind, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import type { OutboundStore } from './store.js';
 
+/**
+ * What one pass over an endpoint's waiting events needs: the store, this replica's consumer name, the take-over timeout and the
+ * concurrency allowed.
+ */
 export interface PassContext {
   store: OutboundStore;
   /** This replica's name in the endpoints' consumer groups. */

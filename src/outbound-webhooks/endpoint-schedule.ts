@@ -8,6 +8,10 @@ export type PassState = 'idle' | 'running' | 'running-then-light' | 'running-the
 /** Work a pass had to leave because every slot was taken: an attempt's end comes back for it. */
 export type LeftForSlot = 'due-retries' | 'new-events';
 
+/**
+ * When this replica next goes over one endpoint's events: a pass is idle, running, or running with another due (light or full), and work
+ * left for want of a slot is picked up when one frees.
+ */
 export class EndpointSchedule {
   /** Attempts of this endpoint running on this replica now. */
   inFlight = 0;

@@ -3,6 +3,7 @@
 import type { UrlProblem } from './target-policy.js';
 import { InternalError } from '../errors/internal-error.js';
 
+/** Why a webhook-endpoint request was refused, each with what the caller needs to fix it; made into a typed error. */
 export type OutboundRefusal =
   | { kind: 'endpoint_not_found'; endpointId: string }
   | { kind: 'delivery_not_found'; deliveryId: string }

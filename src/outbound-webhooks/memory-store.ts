@@ -21,6 +21,7 @@ export interface OutboundState {
   deliveries: Record<string, DeliveryRecord[]>;
 }
 
+/** Where the in-memory outbound store saves its state to survive a restart (the state file), and what it starts from. */
 export interface OutboundStatePersistence {
   initial: OutboundState | null;
   changed(state: OutboundState): void;
@@ -36,6 +37,7 @@ interface EndpointSlot {
   due: Map<string, number>;
 }
 
+/** An OutboundStore in this process's memory, for a single replica, reading events from the shared log. */
 export function memoryOutboundStore(log: EventLog, persistence?: OutboundStatePersistence): OutboundStore {
   const slots = new Map<string, EndpointSlot>();
   restore(slots, persistence?.initial ?? null);

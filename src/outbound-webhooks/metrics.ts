@@ -6,8 +6,9 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30];
 
-export type AttemptOutcomeLabel = 'success' | 'http_error' | 'timeout' | 'refused' | 'redirect' | 'address_not_allowed' | 'other';
+type AttemptOutcomeLabel = 'success' | 'http_error' | 'timeout' | 'refused' | 'redirect' | 'address_not_allowed' | 'other';
 
+/** Counts outgoing-webhook attempts by outcome, with their duration, and deliveries settled. */
 export interface WebhookMetrics {
   attempt(outcome: AttemptOutcomeLabel, seconds: number): void;
   settled(outcome: 'succeeded' | 'failed'): void;
@@ -24,6 +25,7 @@ export function outcomeLabel(error: string | null): AttemptOutcomeLabel {
   return 'other';
 }
 
+/** Registers the outgoing-webhook metrics, with a gauge of each endpoint's oldest waiting event; with no registry, metrics are not kept. */
 export function createWebhookMetrics(registry: Registry | null, oldestWaiting: () => Promise<Map<string, number | null>>): WebhookMetrics {
   if (!registry) return { attempt() {}, settled() {} };
   const registers = [registry];

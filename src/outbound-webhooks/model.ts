@@ -6,6 +6,7 @@ import { PAYOUT_BATCH_EVENT_KINDS } from '../payout-batches/event-kinds.js';
 
 /** Kinds the gateway sends only to webhooks (a payout batch's own are payout-batches/event-kinds.ts). */
 export const WEBHOOK_TEST_KIND = 'webhook.test';
+/** The event sent when an endpoint is disabled after failing too long. */
 export const ENDPOINT_DISABLED_KIND = 'webhook_endpoint.disabled';
 
 /** Every kind an endpoint may ask for (`webhookEventKinds`). */
@@ -16,6 +17,10 @@ export const WEBHOOK_EVENT_KINDS: readonly string[] = [
   ENDPOINT_DISABLED_KIND,
 ];
 
+/**
+ * An endpoint's signing secrets: the current one, and the previous one for a while after a rotation, so a receiver can switch without a
+ * gap.
+ */
 export interface EndpointSecrets {
   /** Signs every attempt (`whsec_…`). */
   current: string;
@@ -43,11 +48,13 @@ export interface StoredEndpoint {
 /** What GraphQL sees of an endpoint: no secret. */
 export type EndpointView = Omit<StoredEndpoint, 'secrets'> & { deliveriesWaiting: number };
 
+/** What may be shown of an endpoint: everything but its secrets, with how many deliveries wait. */
 export function viewOf(endpoint: StoredEndpoint, deliveriesWaiting: number): EndpointView {
   const { secrets: _secrets, ...rest } = endpoint;
   return { ...rest, deliveriesWaiting };
 }
 
+/** Where a delivery stands: still being tried, delivered, or given up on. */
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One attempt of a delivery: when, the HTTP status or the error, how long, and the first 1 KB of the answer. */
@@ -83,10 +90,11 @@ export interface DeliveryRecord {
   event: LoggedPaymentEvent;
 }
 
-export function deliveryIdOf(endpointId: string, eventId: string): string {
+function deliveryIdOf(endpointId: string, eventId: string): string {
   return `${endpointId}.${eventId}`;
 }
 
+/** The endpoint id inside a delivery id (`<endpoint>.<event>`); null when the id has none. */
 export function endpointIdOfDelivery(deliveryId: string): string | null {
   const dot = deliveryId.indexOf('.');
   return dot > 0 ? deliveryId.slice(0, dot) : null;

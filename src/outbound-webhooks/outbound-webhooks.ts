@@ -36,7 +36,7 @@ export { WEBHOOK_EVENT_KINDS, type DeliveryRecord, type EndpointView, type Deliv
 export { OutboundWebhookError, type OutboundRefusal } from './errors.js';
 export type { OutboundStatePersistence } from './memory-store.js';
 
-export interface OutboundWebhooksOptions {
+interface OutboundWebhooksOptions {
   settings: OutboundWebhookConfig;
   mode: 'sandbox' | 'live';
   /** With Redis: shared by the replicas. Without: memory (sandbox mode), or refused (live mode). */
@@ -57,13 +57,13 @@ export interface OutboundWebhooksOptions {
   retentionMs: number;
 }
 
-export interface EndpointInput {
+interface EndpointInput {
   url: string;
   kinds?: string[] | null;
   description?: string | null;
 }
 
-export interface EndpointChange {
+interface EndpointChange {
   url?: string | null;
   kinds?: string[] | null;
   description?: string | null;

@@ -18,7 +18,7 @@ const NORMALIZERS: Record<ResourceKind, (data: unknown) => object> = {
 /** Fields whose values are GraphQL enums (upper case in the schema). */
 const ENUM_FIELDS = new Set(['status', 'provider', 'recipientWallet', 'accountType']);
 
-export interface WebhookBody {
+interface WebhookBody {
   type: string;
   timestamp: string;
   data: Record<string, unknown>;

@@ -132,13 +132,17 @@ function endpointOf(hash: Record<string, string>): StoredEndpoint | null {
   };
 }
 
-export interface RedisOutboundStoreOptions {
+interface RedisOutboundStoreOptions {
   redis: GatewayRedis;
   /** The event log's stream key (the bus's). */
   logKey: string;
   recentKept?: number;
 }
 
+/**
+ * An OutboundStore in Redis, shared by every replica: each endpoint reads the shared log through its own consumer group, so an event goes
+ * to one replica at a time.
+ */
 export function redisOutboundStore(options: RedisOutboundStoreOptions): OutboundStore {
   const ctx = redisContext(options);
   return { mode: 'redis', ...redisEndpoints(ctx), ...redisDeliveries(ctx), ...redisPlaces(ctx), async close() {} };

@@ -3,6 +3,7 @@
 // 10 h, 10 h), each wait spread by ±20% jitter so that the deliveries of a
 // receiver that comes back do not all land in the same second.
 
+/** Each retry's delay is moved by up to this fraction either way (see above). */
 export const JITTER = 0.2;
 
 /**

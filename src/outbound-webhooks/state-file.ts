@@ -6,7 +6,7 @@ import type { OutboundState, OutboundStatePersistence } from './memory-store.js'
 /** Its name in the data folder. */
 export const OUTBOUND_WEBHOOKS_FILE = 'webhook-endpoints.json';
 
-export interface FileOutboundPersistence extends OutboundStatePersistence {
+interface FileOutboundPersistence extends OutboundStatePersistence {
   flush(): void;
 }
 

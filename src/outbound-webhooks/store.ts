@@ -22,7 +22,7 @@ import type { DeliveryRecord, StoredEndpoint } from './model.js';
 /** Settled deliveries kept per endpoint for `webhookDeliveries` (beside those waiting for a retry). */
 export const RECENT_DELIVERIES_KEPT = 500;
 
-export type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' | 'kinds' | 'enabled' | 'disabledReason' | 'secrets'>> & {
+type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' | 'kinds' | 'enabled' | 'disabledReason' | 'secrets'>> & {
   /** Re-enabled by hand: the failure streak starts over. */
   resetHealth?: boolean;
 };
@@ -30,13 +30,17 @@ export type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' |
 /** How an attempt went, for the endpoint's health. */
 export type AttemptOutcome = 'ok' | 'failed';
 
-export interface SettleResult {
+interface SettleResult {
   /** False: the endpoint is gone (the delivery was dropped). */
   kept: boolean;
   /** When the endpoint's current failure streak began (epoch ms), null when it is healthy. */
   failingSince: number | null;
 }
 
+/**
+ * Where endpoints and their deliveries are kept, in memory or in Redis: endpoints, each one's place in the shared log, the attempts of its
+ * deliveries.
+ */
 export interface OutboundStore {
   readonly mode: 'memory' | 'redis';
   /** False when `max` endpoints exist already. The endpoint's place in the log is the log's end. */

@@ -8,6 +8,7 @@
 // so a name that later resolves elsewhere (DNS rebinding) is refused too.
 import ipaddr from 'ipaddr.js';
 
+/** Which endpoint URLs may be registered and posted to. */
 export interface TargetPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS (default on in sandbox mode). */
   allowPrivateTargets: boolean;

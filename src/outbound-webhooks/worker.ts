@@ -25,7 +25,7 @@ import type { WebhookMetrics } from './metrics.js';
 import { takesKind, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import type { OutboundStore } from './store.js';
 
-export interface WorkerSettings {
+interface WorkerSettings {
   retryScheduleMs: readonly number[];
   timeoutMs: number;
   maxInFlightPerEndpoint: number;
@@ -35,7 +35,7 @@ export interface WorkerSettings {
   pollMs?: number;
 }
 
-export interface WorkerDeps {
+interface WorkerDeps {
   store: OutboundStore;
   dispatcher: Dispatcher;
   log: Logger;
@@ -46,6 +46,11 @@ export interface WorkerDeps {
   onDisabled: (endpoint: StoredEndpoint, reason: string) => Promise<void>;
 }
 
+/**
+ * Delivers the shared log's events to every enabled endpoint, from this replica: wakes on new events and endpoint changes, runs one pass
+ * per endpoint at a time, and takes over events another replica left in flight past `visibilityMs`. `stop(graceMs)` gives the attempts
+ * under way that long; one cut short is taken up again later.
+ */
 export class DeliveryWorker {
   readonly consumer = `replica-${randomUUID()}`;
   /** In flight longer than this, an event is taken over by another replica: an attempt never lasts as long. */
