@@ -1,9 +1,10 @@
 // `npm run doc-coverage`: how many of the declarations src/ exports carry a doc comment (`/** … */`), per folder
 // and in all, read with the TypeScript compiler's own parser. Exported interfaces, types, functions, classes, enums
 // and variables count; re-exports do not (their declaration counts where it is). Two figures: every exported
-// declaration, and those another folder imports (its public face, which must be documented). The sandbox is a
-// program of its own and is left out. `--min <percent>` exits 1 when the second share is below it; `--missing`
-// lists what another folder imports without a doc comment.
+// declaration, and those another folder imports (its public face). Both must stay at or above the bar (80%, held by
+// test/docs.test.ts). The sandbox is a program of its own and is left out. `--min <percent>` exits 1 when either
+// share is below it; `--missing` lists every exported declaration without a doc comment, those another folder
+// imports marked `(imported)`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,8 +145,12 @@ function main(): void {
   process.stdout.write(
     `doc comments on what another folder imports: ${shared.filter((d) => d.documented).length} of ${shared.length}, ${total.toFixed(1)}%\n`,
   );
-  if (values.missing) for (const d of shared.filter((x) => !x.documented)) process.stdout.write(`  missing: ${d.file} ${d.name}\n`);
-  if (values.min !== undefined && total < Number(values.min)) {
+  if (values.missing) {
+    for (const d of all.filter((x) => !x.documented)) {
+      process.stdout.write(`  missing: ${d.file} ${d.name}${shared.includes(d) ? ' (imported)' : ''}\n`);
+    }
+  }
+  if (values.min !== undefined && Math.min(total, share(all)) < Number(values.min)) {
     process.stderr.write(`below ${values.min}%\n`);
     process.exit(1);
   }

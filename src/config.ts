@@ -8,13 +8,13 @@ import { compileTrust, type TrustProxySetting } from './config-values/proxy-trus
 import { projectPath } from './files/project-files.js';
 import { InternalError } from './errors/internal-error.js';
 
-export const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
+const SIGNATURE_SCHEMES = ['auto', 'hmac-sha256-hex', 'sha256-base64'] as const;
 /** How the payment service signs its webhooks (WEBHOOK_SIGNATURE_SCHEME): hex HMAC, base64 SHA-256, or either. */
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
-export const TRUSTED_DOCUMENTS_MODES = ['off', 'allow', 'enforce'] as const;
+const TRUSTED_DOCUMENTS_MODES = ['off', 'allow', 'enforce'] as const;
 /** TRUSTED_DOCUMENTS: `off` (text only), `allow` (text or a manifest hash), `enforce` (manifest hashes only). */
 export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
 /** LOG_LEVEL: the least severe level written. */
@@ -295,7 +295,7 @@ export interface PayoutBatchConfig {
   followPollMs: number;
 }
 
-export interface RedisConfig {
+interface RedisConfig {
   /** REDIS_URL: the node, or (with sentinels or cluster nodes) only its credentials, TLS and database. */
   url: string | null;
   sentinels: Array<{ host: string; port: number }> | null;
@@ -601,7 +601,7 @@ const sandboxEnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
 });
 
-export interface SandboxConfig {
+interface SandboxConfig {
   port: number;
   host: string;
   webhook: { url: string; secret: string; scheme: 'hmac-sha256-hex' | 'sha256-base64' } | null;

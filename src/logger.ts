@@ -11,7 +11,7 @@ import pino from 'pino';
 import type { LogLevel } from './config.js';
 
 export type { LogLevel };
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 /** The gateway's logger: JSON lines on stderr, credential-named fields redacted at any depth. */
 export interface Logger {
@@ -23,7 +23,7 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-export interface LoggerOptions {
+interface LoggerOptions {
   /** Where each line goes (without trailing newline). Default: process.stderr. Tests pass a collector. */
   write?: (line: string) => void;
   now?: () => Date;

@@ -18,7 +18,7 @@ export function deriveClientTokenSecret(jwtSecret: string): string {
   return Buffer.from(key).toString('base64url');
 }
 
-export function generateSecret(): string {
+function generateSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 

@@ -8,7 +8,7 @@ export type TrustProxySetting = { hops: number; header: ForwardedHeader } | { ad
 /** One header is read, the one the operator's proxy writes: reading both would let a client fill the other. */
 export type ForwardedHeader = 'x-forwarded-for' | 'forwarded';
 
-export type Trust = (addr: string, hop: number) => boolean;
+type Trust = (addr: string, hop: number) => boolean;
 
 /** Throws on an address or CIDR proxy-addr cannot read (config.ts turns that into a ConfigError). */
 export function compileTrust(setting: TrustProxySetting): Trust | null {

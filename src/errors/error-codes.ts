@@ -14,7 +14,7 @@ export const GATEWAY_ERROR_CODES = [
   'INVALID_WEBHOOK_URL',
   'WEBHOOKS_UNAVAILABLE',
 ] as const;
-export type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
+type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 
 /** Every value of the GraphQL enum ErrorCode: the service's, its client's, and the gateway's own. */
 export const ERROR_CODES = [...UPSTREAM_ERROR_CODES, ...CLIENT_DERIVED_CODES, ...GATEWAY_ERROR_CODES] as const;

@@ -26,7 +26,7 @@ import { currentRequestId, maskedError } from './traceable-errors.js';
  */
 export type ErrorStage = 'request' | 'parse' | 'validate' | 'execution';
 
-export interface ClientErrorContext {
+interface ClientErrorContext {
   log: Logger;
   /** The request's id; the one of the HTTP request being handled when not given. */
   requestId?: string;

@@ -761,7 +761,7 @@ function suggestionFr(names: string): string | null {
   return ` Vouliez-vous dire ${fr}${list} ?`;
 }
 
-export interface LibraryMatch {
+interface LibraryMatch {
   key: string;
   code: TopLevelCode | undefined;
   params: Params;

@@ -10,7 +10,7 @@
 import { PHONE_RULES, type PhoneShape } from '../upstream/phone-rules.js';
 import type { Provider, Wallet } from '../upstream/types.js';
 
-export interface HumanName {
+interface HumanName {
   en: string;
   fr: string;
 }

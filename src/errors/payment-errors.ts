@@ -319,7 +319,7 @@ export const PAYMENT_ERRORS = [
   UpstreamError,
 ] as const;
 
-export type PaymentErrorClass = abstract new (...args: never[]) => PaymentError;
+type PaymentErrorClass = abstract new (...args: never[]) => PaymentError;
 
 /** The error a mutation returns in place of a class it does not list (kept typed, never a crash). */
 function fallback(error: PaymentError): UpstreamError {
@@ -356,7 +356,7 @@ function outcomeUnknown(code: ErrorCode): UpstreamError {
   );
 }
 
-export function upstreamUnauthenticated(): GraphQLError {
+function upstreamUnauthenticated(): GraphQLError {
   return topLevelError('UPSTREAM_UNAUTHENTICATED', undefined);
 }
 

@@ -35,7 +35,7 @@ interface Entry<P> {
 
 const entry = <P = undefined>(e: Entry<P>): Entry<P> => e;
 
-export type BadInput =
+type BadInput =
   | { kind: 'page_size'; arg: 'first' | 'last'; max: number }
   | { kind: 'first_and_last' }
   | { kind: 'filter_status'; allowed: readonly string[] }

@@ -41,7 +41,7 @@ export interface ErrorFieldDeclaration {
   description: string;
 }
 
-export interface TypedErrorDeclaration<A extends unknown[], F extends object> {
+interface TypedErrorDeclaration<A extends unknown[], F extends object> {
   /** The GraphQL type name, also the class name (`error.name` in logs). */
   name: string;
   description: string;

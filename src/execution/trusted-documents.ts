@@ -35,9 +35,9 @@ export interface TrustedDocuments {
   parsed: ReadonlyMap<string, DocumentNode>;
 }
 
-export const BUILT_IN_MANIFEST = ['client', 'generated', 'persisted-documents.json'] as const;
+const BUILT_IN_MANIFEST = ['client', 'generated', 'persisted-documents.json'] as const;
 
-export class TrustedDocumentsError extends InternalError {
+class TrustedDocumentsError extends InternalError {
   override readonly name = 'TrustedDocumentsError';
   readonly code = 'TRUSTED_DOCUMENTS_INVALID';
 }

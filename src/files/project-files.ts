@@ -11,7 +11,7 @@ import { InvariantError } from '../errors/internal-error.js';
 
 let root: string | null = null;
 
-export function projectRoot(): string {
+function projectRoot(): string {
   if (root) return root;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const COALESCE_MS = 100;
 
-export interface StateFile<S> {
+interface StateFile<S> {
   /** The state the file held at start (null: no file, or one that `accept` refused). */
   initial: S | null;
   changed(state: S): void;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { projectPath } from '../files/project-files.js';
 
-export interface GraphiQLTab {
+interface GraphiQLTab {
   query: string;
   variables: string | null;
   headers: string | null;

@@ -4,7 +4,7 @@
 import type { UpstreamClient } from '../upstream/types.js';
 import { UpstreamCallError } from '../upstream/call-error.js';
 
-export interface HealthReport {
+interface HealthReport {
   status: 'ok' | 'degraded';
   mode: 'sandbox' | 'live';
   upstream: { reachable: boolean; authenticated: boolean | null; latencyMs: number | null; checkedAt: string };

@@ -9,7 +9,7 @@
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/types.js';
 
-export interface ReadinessReport {
+interface ReadinessReport {
   ready: boolean;
   checkedAt: string;
   upstream: 'ok' | 'unreachable' | 'unauthenticated' | 'timeout';
@@ -25,7 +25,7 @@ export interface ReadinessProbe {
   stop(): void;
 }
 
-export interface ReadinessOptions {
+interface ReadinessOptions {
   upstream: Pick<UpstreamClient, 'fetchBalance'>;
   /** Checks Redis (src/redis/write-health.ts; a bare PING is enough where writes need no check), or null without Redis. */
   redis: { check(): Promise<'ok' | 'refuses_writes' | 'evicting'> } | null;

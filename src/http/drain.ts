@@ -10,7 +10,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 
-export type DrainPhase = 'serving' | 'leaving' | 'draining';
+type DrainPhase = 'serving' | 'leaving' | 'draining';
 
 export interface Drain {
   /** serving; leaving (readiness 503, still serving: the grace period); draining (new requests turned away). */

@@ -39,7 +39,7 @@ export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
 /** Attempts at saving a result (the first included), and the pause before each retry. */
 const SAVE_BACKOFF_MS = [0, 20, 100];
 
-export interface IdempotentRun<T> {
+interface IdempotentRun<T> {
   store: IdempotencyStore;
   /** Who asks (e.g. the token's subject): two callers with the same key neither collide nor see each other's results. */
   principal: string;

@@ -44,7 +44,7 @@ export type ClaimResult =
   /** The earlier request may have been carried out. `token` lets exactly one retry take the key (reclaim). */
   | { kind: 'unknown'; meta: Meta; unknownForMs: number; token: string };
 
-export interface ClaimOptions {
+interface ClaimOptions {
   /**
    * How long after the claim its call may still start (a batch's chunk waits for its pacing slot). The claim's
    * deadline is the claim + this + the store's `callMs`: by then the holder's call has surely ended.
@@ -76,7 +76,7 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-export interface RedisStoreOptions extends StoreOptions {
+interface RedisStoreOptions extends StoreOptions {
   /** The process's view of the Redis generation (shared with the event log). Default: a new one. */
   epoch?: RedisEpoch;
   /** Why Redis cannot be trusted with keys right now (it evicts them), or null: claims are refused meanwhile. */
@@ -90,15 +90,15 @@ export interface RedisStoreOptions extends StoreOptions {
   callMs?: number;
 }
 
-export interface MemoryStoreOptions extends StoreOptions {
+interface MemoryStoreOptions extends StoreOptions {
   /** Most keys kept; beyond it the least recently used goes (and the store stops calling itself continuous). Default 100,000. */
   maxEntries?: number;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
-export const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
-export const DEFAULT_CALL_MS = 15_000;
+const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
+const DEFAULT_CALL_MS = 15_000;
 /**
  * How late a call may start after the moment its claim allowed for (the claim's round trip, a read, the event loop);
  * the claim's deadline adds DEADLINE_MARGIN_MS, more than this, for it.

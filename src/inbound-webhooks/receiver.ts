@@ -17,7 +17,7 @@ import { isObject, toPaymentEventRecord } from './event.js';
 import { verifySignature } from './signature.js';
 import { InvalidArgumentError } from '../errors/internal-error.js';
 
-export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
+const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
 /** How long a delivery id is remembered as seen (a re-send within it is answered as a duplicate). */
 export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -39,9 +39,9 @@ export interface WebhookHandlerDeps {
   observe?: (event: WebhookEvent) => void;
 }
 
-export type WebhookEvent = 'received' | 'verified' | 'duplicate' | 'rejected';
+type WebhookEvent = 'received' | 'verified' | 'duplicate' | 'rejected';
 
-export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * The handler of `POST /webhooks/payment`: verifies the signature on the raw bytes, appends the event to the log

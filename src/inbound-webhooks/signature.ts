@@ -10,7 +10,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { SignatureScheme } from '../config.js';
 
-export type ConcreteSignatureScheme = Exclude<SignatureScheme, 'auto'>;
+type ConcreteSignatureScheme = Exclude<SignatureScheme, 'auto'>;
 
 const DIGEST_BYTES = 32;
 // 32 bytes = 64 hex digits, either case.

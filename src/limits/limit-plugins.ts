@@ -70,7 +70,7 @@ export function createRateLimits(
   };
 }
 
-export interface LimitPluginOptions {
+interface LimitPluginOptions {
   limits: LimitsConfig;
   rateLimits: RateLimits | null;
   /** The mutation fields that move money (at most one per operation). */

@@ -47,7 +47,7 @@ function safeUrl(text: string): URL | null {
   }
 }
 
-export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-graphql-yoga-csrf'];
+const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-request-id', 'x-graphql-yoga-csrf'];
 
 /** Yoga's `cors` option: headers for a listed origin only, never credentials; nothing for any other. */
 export function corsOptions(policy: OriginPolicy) {

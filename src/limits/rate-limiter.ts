@@ -15,7 +15,7 @@ export interface RateLimiter {
   refund(key: string): Promise<void>;
 }
 
-export interface WindowOptions {
+interface WindowOptions {
   /** Operations allowed per window. */
   points: number;
   windowMs: number;

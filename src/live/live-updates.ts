@@ -24,7 +24,7 @@ import { isNotFound } from '../upstream/call-error.js';
 import { canonicalReference } from '../upstream/checkout-reference.js';
 
 const EVENT_RESOURCE_TTL_MS = 10_000;
-export const DEFAULT_REFRESH_GRACE_MS = 1_000;
+const DEFAULT_REFRESH_GRACE_MS = 1_000;
 
 export { SubscriptionInterruption };
 
@@ -57,7 +57,7 @@ export interface LiveUpdates {
   close(): void;
 }
 
-export interface LiveUpdatesOptions {
+interface LiveUpdatesOptions {
   bus: EventBus;
   upstream: UpstreamClient;
   log: Logger;

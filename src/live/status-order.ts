@@ -9,7 +9,7 @@ const RANKS: Record<ResourceKind, Record<string, number>> = {
   settlement: { processing: 1, in_transit: 2, success: 9, cancelled: 9 },
 };
 
-export const TERMINAL_RANK = 9;
+const TERMINAL_RANK = 9;
 
 /** A status's place in its resource's life: updates only move forward by it. */
 export function statusRank(type: ResourceKind, status: string): number {

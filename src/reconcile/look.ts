@@ -27,7 +27,7 @@ export interface LookSettings {
   maxIntervalMs: number;
 }
 
-export type ResourceFetchers = Record<ResourceKind, (reference: string) => Promise<LiveResource>>;
+type ResourceFetchers = Record<ResourceKind, (reference: string) => Promise<LiveResource>>;
 
 export function resourceFetchers(upstream: UpstreamClient): ResourceFetchers {
   return {

@@ -23,7 +23,7 @@ import type { ReconcileStore } from './store.js';
 export { STUCK_EVENT_KIND } from './look.js';
 const BATCH = 50;
 
-export interface ReconcilerOptions {
+interface ReconcilerOptions {
   store: ReconcileStore;
   bus: EventBus;
   upstream: UpstreamClient;

@@ -22,7 +22,7 @@ export interface RedisWriteHealth {
   readonly problem: string | null;
 }
 
-export interface RedisWriteHealthOptions {
+interface RedisWriteHealthOptions {
   redis: Pick<GatewayRedis, 'commands' | 'key'>;
   epoch: RedisEpoch;
   log: Logger;
