@@ -8,14 +8,21 @@ import { clientSubject, type ClientResource, type ClientResourceKind } from './p
 import type { MintedToken } from './staff-token.js';
 import { InvalidArgumentError } from '../errors/internal-error.js';
 
+/** The `typ` header of a client token: a staff token presented as one, or one as the other, is refused. */
 export const CLIENT_TOKEN_TYP = 'client+jwt';
+/** The issuer of client tokens: the gateway itself, which alone mints them. */
 export const CLIENT_TOKEN_ISSUER = 'momo-gateway';
+/** The audience of client tokens, distinct from any staff audience. */
 export const CLIENT_TOKEN_AUDIENCE = 'momo-gateway:client';
 /** Claim holding the bound resource: `{ k: 'charge' | 'checkout', r: '<reference>' }`. */
 export const RESOURCE_CLAIM = 'rsc';
 
 const KINDS: readonly ClientResourceKind[] = ['checkout', 'charge'];
 
+/**
+ * Mints a client token bound to one charge or checkout, valid `ttlSeconds` from `now`, signed HS256 with the gateway's client-token key.
+ * Throws InvalidArgumentError for a resource without a kind or reference, or a ttl that is not a positive integer.
+ */
 export async function signClientToken(key: Uint8Array, resource: ClientResource, ttlSeconds: number, now: Date): Promise<MintedToken> {
   if (!KINDS.includes(resource.kind) || !resource.reference)
     throw new InvalidArgumentError('a client token is bound to one charge or checkout reference');

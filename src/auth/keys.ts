@@ -6,6 +6,7 @@ import { InvalidArgumentError } from '../errors/internal-error.js';
 
 const CLIENT_TOKEN_KEY_INFO = 'momo-gateway/client-token-key/v1';
 
+/** The bytes of an HS256 secret. Throws InvalidArgumentError when it is shorter than MIN_SECRET_BYTES: a short secret can be guessed. */
 export function secretBytes(secret: string): Uint8Array {
   const bytes = new TextEncoder().encode(secret);
   if (bytes.byteLength < MIN_SECRET_BYTES) throw new InvalidArgumentError(`an HS256 secret must be at least ${MIN_SECRET_BYTES} bytes`);
@@ -22,6 +23,7 @@ function generateSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** The auth configuration with every key present, and whether the staff key was generated at start (sandbox mode). */
 export interface CompletedAuth {
   auth: AuthConfig & { clientTokenSecret: string };
   /** True when no staff key was configured and one was generated (sandbox mode: print a development token). */

@@ -2,6 +2,7 @@
 // scopes; client tokens (a customer's browser) are bound to one payment.
 import type { Scope } from './scopes.js';
 
+/** A member of the merchant's staff or one of its servers, with the scopes its token grants. */
 export interface StaffPrincipal {
   kind: 'staff';
   /** The token's `sub`. */
@@ -10,6 +11,7 @@ export interface StaffPrincipal {
   expiresAt: Date;
 }
 
+/** The kinds of resource a client token may be bound to. */
 export type ClientResourceKind = 'checkout' | 'charge';
 
 /** The one charge or checkout a client token is bound to: the only resource its holder may read or act on. */
@@ -18,6 +20,7 @@ export interface ClientResource {
   reference: string;
 }
 
+/** A customer's browser, holding a client token bound to its one charge or checkout: it may touch nothing else. */
 export interface ClientPrincipal {
   kind: 'client';
   /** `client:<kind>:<reference>`, e.g. `client:charge:ch_123`. */
@@ -32,10 +35,12 @@ export interface ClientPrincipal {
  */
 export type Principal = StaffPrincipal | ClientPrincipal;
 
+/** The subject of a client principal, naming the resource it is bound to. */
 export function clientSubject(resource: ClientResource): string {
   return `client:${resource.kind}:${resource.reference}`;
 }
 
+/** Whether a principal holds a scope: only staff do; a client principal never holds any. */
 export function hasScope(principal: Principal, scope: Scope): boolean {
   return principal.kind === 'staff' && principal.scopes.has(scope);
 }

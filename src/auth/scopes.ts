@@ -19,6 +19,7 @@ export type Scope = (typeof SCOPES)[number];
 
 const KNOWN = new Set<string>(SCOPES);
 
+/** Whether a string is one of the scopes the gateway knows; an unknown scope in a token grants nothing. */
 export function isScope(value: string): value is Scope {
   return KNOWN.has(value);
 }

@@ -11,6 +11,7 @@ export interface MintedToken {
   expiresAt: Date;
 }
 
+/** What a staff token is minted with: the key, its scopes, its subject, its lifetime, and the issuer and audience to check it against. */
 export interface StaffTokenRequest {
   secret: string;
   scopes: Iterable<Scope>;

@@ -41,6 +41,7 @@ const STAFF_CLOCK_TOLERANCE_SECONDS = 30;
 const VERIFIED_CACHE_TTL_MS = 60_000;
 const VERIFIED_CACHE_MAX = 10_000;
 
+/** How tokens signed by an identity provider's keys (JWKS) are fetched and cached; every field has a default. */
 export interface TokenVerifierOptions {
   /** After a JWKS fetch, how long an unknown `kid` waits before it may trigger another (jose's cooldownDuration). Default 30 s. */
   jwksCooldownMs?: number;

@@ -718,6 +718,7 @@ export const LIBRARY_ERRORS = {
   },
 } as const;
 
+/** The name of one of the LIBRARY_ERRORS: a library's error the gateway says in its own words. */
 export type LibraryErrorKey = keyof typeof LIBRARY_ERRORS;
 
 // A key in two tables would drop an entry from the spread above without a word.

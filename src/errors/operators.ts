@@ -15,6 +15,7 @@ interface HumanName {
   fr: string;
 }
 
+/** Each operator's name as shown to people, in English and French. */
 export const OPERATOR_NAMES: Record<Provider, HumanName> = {
   opa_bf: { en: 'OPA Money Burkina Faso', fr: 'OPA Money Burkina Faso' },
   opb_bf: { en: 'OPB Money Burkina Faso', fr: 'OPB Money Burkina Faso' },

@@ -2,11 +2,13 @@
 // author writes it, `{name}` for each part filled in. A template names its entry and its parameters at once, so the
 // French is written from the parameters, never by rewriting the English.
 
+/** An English sentence with `{name}` holes, as the service writes it, to be recognized and said again in French. */
 export interface SentenceTemplate {
   /** The sentence, with `{name}` holes. */
   en: string;
 }
 
+/** A template made into a pattern that matches the service's sentence and reads its holes by name. */
 export interface CompiledTemplate<E extends SentenceTemplate> {
   key: string;
   entry: E;
@@ -29,6 +31,7 @@ export function compileTemplate<E extends SentenceTemplate>(key: string, entry: 
   return { key, entry, pattern: new RegExp(`^${source}$`), names };
 }
 
+/** Compiles every template of a table, each under its key. */
 export const compileTemplates = <E extends SentenceTemplate>(table: Readonly<Record<string, E>>): Array<CompiledTemplate<E>> =>
   Object.entries(table).map(([key, entry]) => compileTemplate(key, entry));
 

@@ -92,6 +92,10 @@ function badInput(p: BadInput): Text {
   }
 }
 
+/**
+ * The catalogue of the errors a whole request may fail with (not a field's typed error): each with its HTTP status, when it happens, its
+ * words in English and French, and samples for the docs.
+ */
 export const TOP_LEVEL_ERRORS = {
   UNAUTHENTICATED: entry<TokenProblem>({
     httpStatus: 401,
@@ -402,6 +406,7 @@ export const TOP_LEVEL_ERRORS = {
   }),
 } as const;
 
+/** The code of one of the TOP_LEVEL_ERRORS. */
 export type TopLevelCode = keyof typeof TOP_LEVEL_ERRORS;
 type ParamsOf<C extends TopLevelCode> = Parameters<(typeof TOP_LEVEL_ERRORS)[C]['text']>[0];
 
@@ -411,6 +416,7 @@ type ParamsOf<C extends TopLevelCode> = Parameters<(typeof TOP_LEVEL_ERRORS)[C][
  */
 const CATALOGUE: { [C in TopLevelCode]: Entry<ParamsOf<C>> } = TOP_LEVEL_ERRORS;
 
+/** What a top-level error carries beside its code and words: extensions, the error behind it, its path and nodes. */
 export interface TopLevelOptions {
   /** Extra extensions (requiredScope, requestId, http headers...), over the catalogue's own. */
   extensions?: Record<string, unknown>;
@@ -422,6 +428,7 @@ export interface TopLevelOptions {
   positions?: readonly number[];
 }
 
+/** The words of a top-level error, in English and French, for its code and parameters. */
 export function topLevelText<C extends TopLevelCode>(code: C, params: ParamsOf<C>): Text {
   return CATALOGUE[code].text(params);
 }
@@ -573,6 +580,7 @@ export function sourceError(error: unknown, nodes: ASTNode | undefined): GraphQL
   return new GraphQLError((error as Error)?.message ?? String(error), { originalError: error as Error, nodes });
 }
 
+/** Whether a code is one of the TOP_LEVEL_ERRORS. */
 export function isTopLevelCode(code: unknown): code is TopLevelCode {
   return typeof code === 'string' && Object.hasOwn(TOP_LEVEL_ERRORS, code);
 }

@@ -47,6 +47,7 @@ export const URL_PROBLEM_TEXTS = {
   not_public: { en: 'address not allowed: not a public address', fr: 'adresse refusée : ce n’est pas une adresse publique' },
   http_in_live: { en: 'the URL must start with https:// in live mode', fr: 'l’URL doit commencer par https:// en mode réel' },
 } as const;
+/** Why an endpoint URL was refused, one of URL_PROBLEM_TEXTS. */
 export type UrlProblemCode = keyof typeof URL_PROBLEM_TEXTS;
 
 export const InvalidWebhookUrlError = typedError({

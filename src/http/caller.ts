@@ -14,6 +14,7 @@ import { unauthenticated } from '../schema/access.js';
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
+/** The request id: the caller's `X-Request-Id` when it is well formed, else a new UUID (a malformed one is never echoed into logs). */
 export function requestIdFrom(header: string | null | undefined): string {
   return header && REQUEST_ID.test(header) ? header : randomUUID();
 }

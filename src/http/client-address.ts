@@ -11,6 +11,7 @@ import { compileTrust, type TrustProxySetting } from '../config-values/proxy-tru
 
 export type { ForwardedHeader, TrustProxySetting } from '../config-values/proxy-trust.js';
 
+/** Reads a request's client address and scheme, believing forwarded headers only from trusted proxies. */
 export interface ClientAddressing {
   /** The client's address: the socket's peer, or the left-most address reached through trusted hops. */
   ipOf(req: IncomingMessage | undefined): string | null;

@@ -12,6 +12,10 @@ import type { Plugin } from 'graphql-yoga';
 
 type DrainPhase = 'serving' | 'leaving' | 'draining';
 
+/**
+ * The server's graceful shutdown: serving, then leaving (readiness fails, requests still served), then draining (new requests turned away)
+ * until in-flight requests are done.
+ */
 export interface Drain {
   /** serving; leaving (readiness 503, still serving: the grace period); draining (new requests turned away). */
   readonly phase: DrainPhase;
@@ -29,6 +33,7 @@ export interface Drain {
   drain(deadlineMs: number): Promise<boolean>;
 }
 
+/** A drain in the serving phase, with no request in flight. */
 export function createDrain(): Drain {
   let inFlight = 0;
   let phase: DrainPhase = 'serving';

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HealthProbe } from '../health/health.js';
 import type { ReadinessProbe } from '../health/readiness.js';
 
+/** A plain Node HTTP handler, for the routes outside GraphQL. */
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const PROBE_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };

@@ -43,6 +43,10 @@ function serveGraphql(req: IncomingMessage, res: ServerResponse, yoga: GatewayYo
   });
 }
 
+/**
+ * The server's request handler: turns new requests away while draining, answers the operator routes (webhooks, health, metrics), and hands
+ * the rest to yoga, counting each until its response closes.
+ */
 export function handleRequests(
   options: GatewayServerOptions,
   drain: Drain,

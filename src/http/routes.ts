@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { GatewayServerOptions } from './options.js';
 import { answerHealth, answerLive, answerReady, type Handler } from './probe-handlers.js';
 
+/** A route outside GraphQL: an exact path, optionally one method, and its handler. */
 export interface Route {
   path: string;
   /** Only this method; absent: any method. */
@@ -27,6 +28,7 @@ const redirectTo =
   (_req, res) =>
     void res.writeHead(302, { location }).end();
 
+/** The routes outside GraphQL: the webhook receiver when configured, liveness and readiness, and the metrics endpoint when it is on. */
 export function operatorRoutes(options: GatewayServerOptions, leaving: () => boolean, graphqlPath: string): Route[] {
   const { webhook, observability } = options;
   return [
@@ -39,6 +41,7 @@ export function operatorRoutes(options: GatewayServerOptions, leaving: () => boo
   ];
 }
 
+/** The route of a request by exact path (query string aside) and method; undefined when none. */
 export function routeOf(routes: readonly Route[], req: IncomingMessage): Route | undefined {
   const path = (req.url ?? '/').split('?')[0];
   return routes.find((route) => route.path === path && (!route.method || route.method === req.method));

@@ -25,6 +25,7 @@ interface EnvelopedRunners {
 }
 type Socket = { close(code: number, reason: string): void; once(event: 'close', listener: () => void): unknown };
 
+/** The GraphQL WebSocket server (graphql-ws) on the gateway's HTTP server. */
 export interface GraphqlWebSocket {
   /** Ends graphql-ws (1001 to every socket) and closes the WebSocket server. */
   close(): Promise<void>;
@@ -155,6 +156,10 @@ function logProtocolErrorsOnce(wsServer: WebSocketServer, log: Logger): void {
   });
 }
 
+/**
+ * Serves graphql-ws on the HTTP server's upgrades of the GraphQL path, with the same context, auth and limits as HTTP, and at most
+ * `maxSubscriptions` subscriptions per socket.
+ */
 export function serveGraphqlOverWebSocket(
   server: Server,
   yoga: GatewayYoga,

@@ -19,8 +19,10 @@ import type { ClientAddressing } from './client-address.js';
 import type { Drain } from './drain.js';
 import type { GatewayServerOptions } from './options.js';
 
+/** Where the GraphQL API is served, over HTTP, SSE and WebSocket. */
 export const GRAPHQL_PATH = '/graphql';
 
+/** The gateway's yoga server, with its request context. */
 export type GatewayYoga = YogaServerInstance<Record<string, unknown>, GatewayContext>;
 
 /** What the yoga instance shares with the HTTP server around it. */
@@ -87,6 +89,10 @@ function graphiqlOptions(options: GatewayServerOptions) {
   };
 }
 
+/**
+ * Creates the yoga server: the schema with the gateway's plugins (client-safe errors first, then observability, the drain, limits,
+ * authentication, shared event execution and trusted documents) and each request's context.
+ */
 export function createGatewayYoga(options: GatewayServerOptions, around: YogaSurroundings): GatewayYoga {
   const { services } = options;
   const { addressing } = around;

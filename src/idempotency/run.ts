@@ -34,7 +34,12 @@ import { UpstreamCallError } from '../upstream/call-error.js';
 import { isRefusal } from '../upstream/operations.js';
 import { CALL_START_SLACK_MS, type ClaimResult, type IdempotencyStore, type Meta } from './store.js';
 
+/** The longest idempotency key accepted; a longer one is refused as bad input. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/**
+ * How long, by default, an unknown key that reconcile cannot find is refused as in progress (the request may not be listed yet), before it
+ * counts as never arrived and is sent again.
+ */
 export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
 /** Attempts at saving a result (the first included), and the pause before each retry. */
 const SAVE_BACKOFF_MS = [0, 20, 100];

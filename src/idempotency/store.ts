@@ -27,6 +27,10 @@ import { ReplicasBehindError, type GatewayRedis } from '../redis/connections.js'
 import { EPOCH_LUA, redisEpoch, type RedisEpoch } from '../redis/epoch.js';
 import type { ReplicaPresence } from '../redis/replica-presence.js';
 
+/**
+ * What a claim carries beside its key, as strings (the ext_id sent, for one): how reconcile finds the request at the service, and what a
+ * resend uses again.
+ */
 export type Meta = Record<string, string>;
 
 export type ClaimResult =
@@ -68,6 +72,7 @@ export interface IdempotencyStore {
   close(): Promise<void>;
 }
 
+/** The lifetimes of keys and claims, and the clock; every field has a default. */
 export interface StoreOptions {
   /** Lifetime of a key. Default 24 h. */
   ttlMs?: number;
@@ -95,7 +100,9 @@ interface MemoryStoreOptions extends StoreOptions {
   maxEntries?: number;
 }
 
+/** How long an idempotency key and its result are kept (24 hours): a retry within it never moves money twice. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a claim stays pending, by default, before it reads as unknown: longer than any payment call. */
 export const DEFAULT_PENDING_TTL_MS = 5 * 60 * 1000;
 const DEFAULT_MAX_IDEMPOTENCY_ENTRIES = 100_000;
 const DEFAULT_CALL_MS = 15_000;

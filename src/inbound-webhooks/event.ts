@@ -11,6 +11,10 @@ import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
 /** Longest identifier taken from a body; anything longer is not a plausible id (and would bloat Redis keys). */
 const MAX_ID_LENGTH = 200;
 
+/**
+ * The record logged for a webhook the service sent: its kind, its resource, and a delivery id taken from the body (or a digest of the raw
+ * body) so a webhook sent again is logged once.
+ */
 export function toPaymentEventRecord(body: Record<string, unknown>, rawBody: Buffer, receivedAt: Date): PaymentEventRecord {
   const kind = nonEmptyString(body['event']) ?? 'unknown';
   const data = isObject(body['data']) ? body['data'] : undefined;
@@ -24,6 +28,7 @@ export function toPaymentEventRecord(body: Record<string, unknown>, rawBody: Buf
   };
 }
 
+/** The kind of resource an event is about, from the prefix of its kind (`charge.success`); null for any other. */
 export function resourceTypeOf(kind: string): ResourceKind | null {
   return RESOURCE_KINDS.find((type) => kind.startsWith(`${type}.`)) ?? null;
 }
@@ -59,6 +64,7 @@ function nonEmptyString(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
+/** Whether a value is a plain object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

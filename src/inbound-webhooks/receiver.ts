@@ -24,6 +24,7 @@ export const DEFAULT_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 /** What `accept` answers: whether the delivery was seen before, and the event's log id when known. */
 export type Acceptance = { duplicate: boolean; seq: string | null; generation?: string | null };
 
+/** What the webhook receiver needs: the signing secret and scheme, and how to accept an event into the log. */
 export interface WebhookHandlerDeps {
   secret: string;
   scheme: SignatureScheme;

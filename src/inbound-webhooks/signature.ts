@@ -21,6 +21,7 @@ const HEX_DIGEST = /^[0-9a-fA-F]{64}$/;
 // non-canonical forms that a lenient decoder would still accept) is refused.
 const BASE64_DIGEST = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/;
 
+/** Signs a webhook body as the service does under the given scheme: hex HMAC-SHA256, or base64 SHA-256 of the body then the secret. */
 export function signBody(body: Buffer | string, secret: string, scheme: ConcreteSignatureScheme): string {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   return scheme === 'hmac-sha256-hex' ? hmacDigest(bytes, secret).toString('hex') : sha256Digest(bytes, secret).toString('base64');

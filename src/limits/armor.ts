@@ -8,6 +8,10 @@ import { NoSchemaIntrospectionCustomRule, type validate as graphqlValidate } fro
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config.js';
 
+/**
+ * Refuses an operation too deep, with too many aliases, tokens or directives, or too costly, before it runs; each limit is told to the
+ * caller.
+ */
 export function armorPlugin(armor: LimitsConfig['armor']): Plugin {
   return EnvelopArmorPlugin({
     maxDepth: { n: armor.maxDepth, flattenFragments: true, exposeLimits: true },

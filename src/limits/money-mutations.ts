@@ -14,6 +14,10 @@ import {
 } from 'graphql';
 import { topLevelError } from '../errors/top-level.js';
 
+/**
+ * A validation rule that refuses an operation with more than one money-moving mutation (fragments included): each must run, and be
+ * retried, on its own.
+ */
 export function oneMoneyMutationRule(moneyMoving: ReadonlySet<string>): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {

@@ -19,6 +19,7 @@ interface LimitedContext {
   limits: OperationLimits;
 }
 
+/** The RATE_LIMITED error, with when to try again in seconds (at least one) and as a `Retry-After` header. */
 export function rateLimitedError(retryAfterMs: number): GraphQLError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return topLevelError(
@@ -28,6 +29,10 @@ export function rateLimitedError(retryAfterMs: number): GraphQLError {
   );
 }
 
+/**
+ * The yoga plugin that counts each operation against the caller's limit, and each money-moving mutation against the money limit too,
+ * before it runs. Refuses with RATE_LIMITED once a limit is spent; a money point nothing used is given back.
+ */
 export function useRateLimits(rateLimits: RateLimits, moneyMoving: ReadonlySet<string> = new Set()): Plugin<LimitedContext> {
   /** The general point; for a money-moving mutation, its money point too, in the same round trip. */
   const admit = async (

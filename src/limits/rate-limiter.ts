@@ -6,8 +6,10 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { GatewayRedis } from '../redis/index.js';
 import type { Logger } from '../logger.js';
 
+/** Whether an operation was admitted, or how long to wait (ms) before one will be. */
 export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number };
 
+/** Counts operations per key in fixed windows, in memory or in Redis. */
 export interface RateLimiter {
   /** Counts one operation of `key`; refused once the window's points are spent. */
   consume(key: string): Promise<Admission>;
