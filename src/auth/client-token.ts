@@ -8,7 +8,7 @@ import { clientSubject, type ClientResource, type ClientResourceKind } from './p
 import type { MintedToken } from './staff-token.js';
 import { InvalidArgumentError } from '../errors/internal-error.js';
 
-/** The `typ` header of a client token: a staff token presented as one, or one as the other, is refused. */
+/** The `typ` header of a client token, checked on every client token: a token without it is not taken for one. */
 export const CLIENT_TOKEN_TYP = 'client+jwt';
 /** The issuer of client tokens: the gateway itself, which alone mints them. */
 export const CLIENT_TOKEN_ISSUER = 'momo-gateway';

@@ -44,8 +44,8 @@ function serveGraphql(req: IncomingMessage, res: ServerResponse, yoga: GatewayYo
 }
 
 /**
- * The server's request handler: turns new requests away while draining, answers the operator routes (webhooks, health, metrics), and hands
- * the rest to yoga, counting each until its response closes.
+ * The server's request handler: sets the security headers, turns new requests away while draining (and keeps no connection alive while
+ * leaving), answers the operator routes (webhooks, health, metrics), and hands the rest to yoga, counting each until its response closes.
  */
 export function handleRequests(
   options: GatewayServerOptions,

@@ -34,7 +34,7 @@ import { UpstreamCallError } from '../upstream/call-error.js';
 import { isRefusal } from '../upstream/operations.js';
 import { CALL_START_SLACK_MS, type ClaimResult, type IdempotencyStore, type Meta } from './store.js';
 
-/** The longest idempotency key accepted; a longer one is refused as bad input. */
+/** The longest idempotency key accepted; a longer (or empty) one is refused with a ValidationError. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /**
  * How long, by default, an unknown key that reconcile cannot find is refused as in progress (the request may not be listed yet), before it

@@ -12,8 +12,8 @@ import { RESOURCE_KINDS, type ResourceKind } from '../upstream/types.js';
 const MAX_ID_LENGTH = 200;
 
 /**
- * The record logged for a webhook the service sent: its kind, its resource, and a delivery id taken from the body (or a digest of the raw
- * body) so a webhook sent again is logged once.
+ * The record logged for a webhook the service sent: its kind, its resource, and a delivery id (the body's own id, else its kind and
+ * resource id, else a digest of the raw body), so a webhook sent again is logged once.
  */
 export function toPaymentEventRecord(body: Record<string, unknown>, rawBody: Buffer, receivedAt: Date): PaymentEventRecord {
   const kind = nonEmptyString(body['event']) ?? 'unknown';

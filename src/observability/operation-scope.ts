@@ -41,7 +41,7 @@ export function runUntraced<T>(work: () => T): T {
   return untracedWork.run(true, work);
 }
 
-/** Whether the current work runs outside any operation's trace (a background poll): its calls make no span. */
+/** Whether the current work runs inside runUntraced (the readiness and health probes): its calls make no span. */
 export function isUntraced(): boolean {
   return untracedWork.getStore() === true;
 }

@@ -4,7 +4,7 @@
 import type DataLoader from 'dataloader';
 import { decodeGlobalIdParts, encodeGlobalId } from '../relay/global-id.js';
 
-/** The types a global ID may name; `node(id:)` refuses any other. */
+/** The types a global ID may name; `node(id:)` answers null for any other. */
 export const NODE_TYPES = new Set(['Checkout', 'Charge', 'Transfer', 'Settlement', 'PayoutBatch', 'WebhookEndpoint', 'WebhookDelivery']);
 
 /** Most ids one `nodes(ids:)` may ask for. */

@@ -7,7 +7,7 @@ import { BF_MOBILE_TEXT, operatorName, phoneRuleText } from '../errors/operators
 import { ValidationError, type FieldProblem } from '../errors/payment-errors.js';
 import { normalizedPhone } from './phone-input.js';
 
-/** The smallest transfer the service accepts, in XOF; a smaller one is refused before it is sent. */
+/** The smallest transfer, in XOF: a smaller one (single or in a batch) is refused as bad input before anything is sent. */
 export const MIN_TRANSFER_AMOUNT = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

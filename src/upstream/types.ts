@@ -121,7 +121,7 @@ export interface CreatedCharge {
   liveMode: boolean;
 }
 
-/** A payout to a mobile-money phone, normalized; `recipientWallet` is null when the service chose the wallet. */
+/** A payout to a mobile-money phone, normalized: integer XOF amount, fee as a percent, `recipientWallet` null when the service names none. */
 export interface Transfer {
   reference: string;
   amount: number;
@@ -215,7 +215,7 @@ export interface InitializeCheckoutInput {
   email?: string | null;
 }
 
-/** What a charge is created with; `confirmationMethod` defaults to the operator's own, `currency` to XOF. */
+/** What a charge is created with; `confirmationMethod` and `currency` are sent only when given (the service decides otherwise). */
 export interface CreateChargeInput {
   amount: number;
   phone: string;
