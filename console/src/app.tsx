@@ -11,6 +11,10 @@ import { SignInDialog, SignInPage } from './sign-in.js';
 
 const Payments = lazy(() => import('./pages/payments.js'));
 const PaymentDetail = lazy(() => import('./pages/payment-detail.js'));
+const Payouts = lazy(() => import('./pages/payouts.js'));
+const Payroll = lazy(() => import('./pages/payroll.js'));
+const Batch = lazy(() => import('./pages/batch.js'));
+const Approvals = lazy(() => import('./pages/approvals.js'));
 
 const NAV: { page: Page; href: string }[] = [
   { page: 'payments', href: '/payments' },
@@ -142,6 +146,28 @@ function Pages() {
           {(params) => (
             <Guard page="payments">
               <PaymentDetail kind={params.kind === 'checkouts' ? 'checkout' : 'charge'} reference={params.reference} />
+            </Guard>
+          )}
+        </Route>
+        <Route path="/payouts">
+          <Guard page="payouts">
+            <Payouts />
+          </Guard>
+        </Route>
+        <Route path="/payouts/payroll">
+          <Guard page="payroll">
+            <Payroll />
+          </Guard>
+        </Route>
+        <Route path="/payouts/approvals">
+          <Guard page="approvals">
+            <Approvals />
+          </Guard>
+        </Route>
+        <Route path="/payouts/batches/:id">
+          {(params) => (
+            <Guard page="payouts">
+              <Batch id={params.id} />
             </Guard>
           )}
         </Route>
