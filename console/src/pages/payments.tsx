@@ -131,11 +131,12 @@ function PaymentList({ kind, params }: { kind: 'charges' | 'checkouts'; params: 
   const result = kind === 'charges' ? charges : checkouts;
   const connection = kind === 'charges' ? charges.data?.charges : checkouts.data?.checkouts;
   const refresh = () => (kind === 'charges' ? refetchCharges : refetchCheckouts)({ requestPolicy: 'network-only' });
-  // Live on the first page: later pages keep still while someone reads them.
+  // Live on the first page: later pages keep still while someone reads them. The service announces final statuses
+  // only, so a payment just created is found by reading the first page again each second while the tab is visible.
   useLiveRefresh(
     kind === 'charges' ? ['charge.success', 'charge.failed'] : ['checkout.success', 'checkout.failed'],
     refresh,
-    cursors.length === 1 ? 2_000 : null,
+    cursors.length === 1 ? 1_000 : null,
   );
   const rows: Row[] = connection?.edges.map((e) => e.node) ?? [];
   const detail = kind === 'charges' ? 'charges' : 'checkouts';
