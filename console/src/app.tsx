@@ -15,6 +15,7 @@ const Payouts = lazy(() => import('./pages/payouts.js'));
 const Payroll = lazy(() => import('./pages/payroll.js'));
 const Batch = lazy(() => import('./pages/batch.js'));
 const Approvals = lazy(() => import('./pages/approvals.js'));
+const Developers = lazy(() => import('./pages/developers.js'));
 
 const NAV: { page: Page; href: string }[] = [
   { page: 'payments', href: '/payments' },
@@ -170,6 +171,11 @@ function Pages() {
               <Batch id={params.id} />
             </Guard>
           )}
+        </Route>
+        <Route path="/developers">
+          <Guard page="developers">
+            <Developers />
+          </Guard>
         </Route>
         <Route path="/callback">
           <Redirect to="/payments" replace />

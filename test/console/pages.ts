@@ -56,5 +56,6 @@ export async function consolePages(stack: ConsoleStack, chargeReference: string)
       path: `/payouts/batches/${batchId}`,
       ready: async (page) => void (await page.getByText(fr.batch.awaiting).waitFor()),
     },
+    { name: 'developers', path: '/developers', ready: heading(fr.developers.title) },
   ];
 }
