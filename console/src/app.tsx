@@ -16,6 +16,8 @@ const Payroll = lazy(() => import('./pages/payroll.js'));
 const Batch = lazy(() => import('./pages/batch.js'));
 const Approvals = lazy(() => import('./pages/approvals.js'));
 const Developers = lazy(() => import('./pages/developers.js'));
+const Balances = lazy(() => import('./pages/balances.js'));
+const Settlements = lazy(() => import('./pages/settlements.js'));
 
 const NAV: { page: Page; href: string }[] = [
   { page: 'payments', href: '/payments' },
@@ -171,6 +173,16 @@ function Pages() {
               <Batch id={params.id} />
             </Guard>
           )}
+        </Route>
+        <Route path="/balances">
+          <Guard page="balances">
+            <Balances />
+          </Guard>
+        </Route>
+        <Route path="/settlements">
+          <Guard page="settlements">
+            <Settlements />
+          </Guard>
         </Route>
         <Route path="/developers">
           <Guard page="developers">

@@ -57,5 +57,14 @@ export async function consolePages(stack: ConsoleStack, chargeReference: string)
       ready: async (page) => void (await page.getByText(fr.batch.awaiting).waitFor()),
     },
     { name: 'developers', path: '/developers', ready: heading(fr.developers.title) },
+    {
+      name: 'balances',
+      path: '/balances',
+      ready: async (page) => {
+        await heading(fr.balances.title)(page);
+        await page.locator('.uplot').waitFor();
+      },
+    },
+    { name: 'settlements', path: '/settlements', ready: heading(fr.settlements.title) },
   ];
 }
