@@ -9,9 +9,20 @@ type OidcSettings = NonNullable<ConsoleSettings['oidc']>;
 
 const redirectUri = () => `${location.origin}/console/callback`;
 
-export async function signInWithOidc(oidc: OidcSettings): Promise<string> {
+/**
+ * oauth4webapi refuses http:// unless told; an issuer on this machine's loopback (a development identity provider,
+ * the tests' own) is allowed over http, as browsers trust loopback origins. Any other issuer must be https.
+ */
+const loopbackHttp = (issuer: URL) => issuer.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
+
+/**
+ * `freshLogin`: after a sign-out, the provider asks who is signing in (prompt=login) instead of handing back the
+ * session of the person who just left.
+ */
+export async function signInWithOidc(oidc: OidcSettings, freshLogin = false): Promise<string> {
   const issuer = new URL(oidc.issuer);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc' }));
+  const insecure = { [oauth.allowInsecureRequests]: loopbackHttp(issuer) };
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
   const client: oauth.Client = { client_id: oidc.clientId };
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
@@ -24,6 +35,7 @@ export async function signInWithOidc(oidc: OidcSettings): Promise<string> {
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
   if (oidc.resource) url.searchParams.set('resource', oidc.resource);
+  if (freshLogin) url.searchParams.set('prompt', 'login');
 
   const answer = new Promise<string>((resolve, reject) => {
     const channel = new BroadcastChannel(OIDC_CHANNEL);
@@ -43,6 +55,7 @@ export async function signInWithOidc(oidc: OidcSettings): Promise<string> {
   const params = oauth.validateAuthResponse(as, client, callback, state);
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri(), codeVerifier, {
     additionalParameters: oidc.resource ? { resource: oidc.resource } : undefined,
+    ...insecure,
   });
   const result = await oauth.processAuthorizationCodeResponse(as, client, response);
   return result.access_token;

@@ -14,6 +14,8 @@ export interface Session {
   personaId: string | null;
   /** True when the token expired or was refused: the sign-in dialog is open. */
   expired: boolean;
+  /** True once someone signed out in this page: the next provider sign-in asks who is signing in. */
+  signedOut: boolean;
   signIn(token: string, personaId?: string | null): boolean;
   usePersona(persona: Persona): void;
   signOut(): void;
@@ -34,6 +36,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [token, setToken] = useState<string | null>(firstPersona?.token ?? null);
   const [personaId, setPersonaId] = useState<string | null>(firstPersona?.id ?? null);
   const [expired, setExpired] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
   const claims = useMemo(() => (token ? readClaims(token) : null), [token]);
   const markExpired = useCallback(() => setExpired(true), []);
   const markRef = useRef(markExpired);
@@ -60,6 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       claims,
       personaId,
       expired,
+      signedOut,
       signIn(next, persona = null) {
         const read = readClaims(next);
         if (!read || (read.expiresAt !== null && read.expiresAt <= Date.now())) return false;
@@ -74,13 +78,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setExpired(false);
       },
       signOut() {
+        setSignedOut(true);
         setToken(null);
         setPersonaId(null);
         setExpired(false);
       },
       markExpired,
     }),
-    [token, claims, personaId, expired, markExpired],
+    [token, claims, personaId, expired, signedOut, markExpired],
   );
 
   return (

@@ -25,7 +25,7 @@ function SignInOptions() {
     setBusy(true);
     setProblem(null);
     try {
-      const accessToken = await signInWithOidc(settings.oidc);
+      const accessToken = await signInWithOidc(settings.oidc, session.signedOut);
       if (!session.signIn(accessToken)) setProblem(t('signIn.badToken'));
     } catch {
       setProblem(t('signIn.oidcFailed'));

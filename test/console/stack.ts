@@ -77,7 +77,7 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
 }
 
 /** Collects what must never happen on a console page: a CSP violation, a request to another origin, an uncaught error. */
-export function watchPage(page: Page, origin: string): { problems: string[] } {
+export function watchPage(page: Page, origin: string, alsoAllowed: string[] = []): { problems: string[] } {
   const problems: string[] = [];
   page.on('console', (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`);
