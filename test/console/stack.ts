@@ -84,8 +84,8 @@ export function watchPage(page: Page, origin: string, alsoAllowed: string[] = []
   });
   page.on('request', (r) => {
     const url = r.url();
-    if (!url.startsWith(origin) && !url.startsWith('ws://' + new URL(origin).host) && !/^(data|blob):/.test(url))
-      problems.push(`foreign: ${url}`);
+    const ours = [origin, `ws://${new URL(origin).host}`, ...alsoAllowed].some((allowed) => url.startsWith(allowed));
+    if (!ours && !/^(data|blob):/.test(url)) problems.push(`foreign: ${url}`);
   });
   page.on('pageerror', (e) => problems.push(`error: ${e.message}`));
   return { problems };
