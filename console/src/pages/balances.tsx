@@ -64,7 +64,7 @@ function useDailyTotals() {
   return days;
 }
 
-function Chart({ days, language, labels }: { days: Day[]; language: Language; labels: { success: string; failed: string } }) {
+function Chart({ days, language, labels }: { days: Day[]; language: Language; labels: { success: string; failed: string; day: string } }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = box.current;
@@ -80,9 +80,15 @@ function Chart({ days, language, labels }: { days: Day[]; language: Language; la
           { size: 90, values: (_u, ticks) => ticks.map((v) => formatMoney(v)) },
         ],
         series: [
-          {},
-          { label: labels.success, stroke: '#116329', width: 2, fill: 'rgba(17, 99, 41, 0.12)' },
-          { label: labels.failed, stroke: '#a40e26', width: 2, dash: [6, 4] },
+          { label: labels.day, value: (_u, i) => (days[i] ? formatDay(days[i].date, language) : '—') },
+          {
+            label: labels.success,
+            stroke: '#116329',
+            width: 2,
+            fill: 'rgba(17, 99, 41, 0.12)',
+            value: (_u, v) => (v === null ? '—' : formatMoney(v)),
+          },
+          { label: labels.failed, stroke: '#a40e26', width: 2, dash: [6, 4], value: (_u, v) => (v === null ? '—' : formatMoney(v)) },
         ],
         legend: { show: true },
       },
@@ -97,7 +103,7 @@ function Chart({ days, language, labels }: { days: Day[]; language: Language; la
 function DailyChart() {
   const { t, language } = useLanguage();
   const days = useDailyTotals();
-  const labels = useMemo(() => ({ success: t('balances.succeeded'), failed: t('balances.failed') }), [t]);
+  const labels = useMemo(() => ({ success: t('balances.succeeded'), failed: t('balances.failed'), day: t('payments.date') }), [t]);
   const totals = days?.reduce((sum, d) => ({ success: sum.success + d.success, failed: sum.failed + d.failed }), { success: 0, failed: 0 });
   return (
     <section aria-labelledby="chart-title">
