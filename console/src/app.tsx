@@ -3,7 +3,8 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Button } from 'react-aria-components';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
-import { setLanguage, useLanguage } from './i18n.js';
+import { useLanguage } from './i18n.js';
+import { LanguageSwitch } from './ui/language-switch.js';
 import { mayVisit, type Page } from './lib/scopes.js';
 import { useSession } from './session.js';
 import { settings } from './settings.js';
@@ -74,16 +75,6 @@ function PersonaSwitch() {
         ))}
       </select>
     </label>
-  );
-}
-
-function LanguageSwitch() {
-  const { t, language } = useLanguage();
-  const other = language === 'fr' ? 'en' : 'fr';
-  return (
-    <Button className="link-button" onPress={() => setLanguage(other)} aria-label={t('language.switchTo')}>
-      <span lang={other}>{t('language.other')}</span>
-    </Button>
   );
 }
 

@@ -7,6 +7,7 @@ import { useLanguage } from './i18n.js';
 import { signInWithOidc } from './oidc.js';
 import { useSession } from './session.js';
 import { settings } from './settings.js';
+import { LanguageSwitch } from './ui/language-switch.js';
 
 function SignInOptions() {
   const { t, language } = useLanguage();
@@ -78,6 +79,9 @@ export function SignInPage() {
   const { t } = useLanguage();
   return (
     <main id="main" className="sign-in-page">
+      <p className="actions">
+        <LanguageSwitch />
+      </p>
       <h1>{t('signIn.title')}</h1>
       <p>{t('signIn.intro')}</p>
       <SignInOptions />

@@ -14,10 +14,9 @@ import { hasChromium, launchChromium } from '../helpers/browser.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { newKey } from '../helpers/sandbox-api.js';
 import { AUDIENCE, startIdentityProvider, type IdentityProvider } from './identity-provider.js';
-import { TEXTS } from './journey.js';
+import { TEXTS, type Texts } from './journey.js';
 import { watchPage } from './stack.js';
 
-const L = TEXTS.fr;
 /** Awa prepares payouts; her access tokens live 12 s, so that the journey sees one expire. */
 const ACCOUNTS = {
   awa: { scopes: ['payments:read', 'payouts:write', 'events:read'], ttl: 12 },
@@ -60,7 +59,7 @@ afterAll(async () => {
 });
 
 /** Signs in through the provider's popup: its login form when it has no session yet, its consent, then back to the console. */
-async function signInWithProvider(page: Page, login: string): Promise<void> {
+async function signInWithProvider(page: Page, L: Texts, login: string): Promise<void> {
   const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: L.signIn.oidc }).click()]);
   const form = popup.getByPlaceholder('Enter any login');
   const closed = popup.waitForEvent('close');
@@ -85,19 +84,21 @@ const goTo = (page: Page, path: string) =>
     dispatchEvent(new PopStateEvent('popstate'));
   }, `/console${path}`);
 
-describe.skipIf(!hasChromium)('Sign-in (live mode, OpenID Connect)', () => {
+describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Sign-in (live mode, OpenID Connect, %s)', (language) => {
   it('signs in with the provider, hides what the scopes do not allow, asks again at expiry and keeps the form', async () => {
+    const L = TEXTS[language];
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     // The page reaches the gateway and the configured issuer (discovery, token endpoint), nothing else.
     const { problems } = watchPage(page, gateway.url, [`${idp.issuer}/`]);
     await page.goto(`${gateway.url}/console/payouts`);
+    if (language === 'en') await page.getByRole('button', { name: TEXTS.fr.language.switchTo }).click();
     await page.getByRole('heading', { level: 1, name: L.signIn.title }).waitFor();
     // Live mode: no sandbox persona, no token in the page.
     expect(await page.getByText(L.signIn.personas).count()).toBe(0);
     expect(await page.content()).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
 
-    await signInWithProvider(page, 'awa');
+    await signInWithProvider(page, L, 'awa');
     const nav = page.getByRole('navigation', { name: L.nav.label });
     await nav.getByRole('link', { name: L.nav.payouts }).waitFor();
     expect(await page.getByTitle(L.session.subject).innerText()).toBe('awa');
@@ -131,7 +132,7 @@ describe.skipIf(!hasChromium)('Sign-in (live mode, OpenID Connect)', () => {
     // Sign-out, then the approver through the provider: the approvals page is offered.
     await page.getByRole('button', { name: L.session.signOut }).click();
     await page.getByRole('heading', { level: 1, name: L.signIn.title }).waitFor();
-    await signInWithProvider(page, 'moussa');
+    await signInWithProvider(page, L, 'moussa');
     await nav.getByRole('link', { name: L.nav.approvals }).waitFor();
     expect(problems).toEqual([]);
     await context.close();

@@ -1,6 +1,7 @@
 // Screenshots of the back office for docs/back-office.md, taken by the tests' own Chromium (Debian's, driven by
 // playwright-core) against a gateway in sandbox mode with a little data: `npm run console:screenshots` rewrites
-// docs/images/console-*.png. Run it after a visible change to the console, and commit the PNGs.
+// docs/images/console-*.png. Run it after a visible change to the console, and commit the PNGs. A program, not a test
+// file (npm test would rewrite committed images on every run); it lives beside the console's suites it borrows from.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,13 +12,13 @@ import {
   CreateWebhookEndpointDocument,
   StartPayoutBatchDocument,
   SubmitChargeOtpDocument,
-} from '../client/generated/graphql.js';
-import { fr } from '../console/src/locales/fr.js';
-import { launchChromium } from '../test/helpers/browser.js';
-import { startConsoleStack } from '../test/console/stack.js';
-import { buildConsole } from './build-console.mjs';
+} from '../../client/generated/graphql.js';
+import { fr } from '../../console/src/locales/fr.js';
+import { launchChromium } from '../helpers/browser.js';
+import { startConsoleStack } from './stack.js';
+import { buildConsole } from '../../scripts/build-console.mjs';
 
-const images = fileURLToPath(new URL('../docs/images/', import.meta.url));
+const images = fileURLToPath(new URL('../../docs/images/', import.meta.url));
 
 await buildConsole();
 const stack = await startConsoleStack();
