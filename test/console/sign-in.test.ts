@@ -5,7 +5,7 @@
 // half-filled form is still there afterwards; "sign in with a token" works for any staff token; sign-out.
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
@@ -85,7 +85,7 @@ const goTo = (page: Page, path: string) =>
   }, `/console${path}`);
 
 describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Sign-in (live mode, OpenID Connect, %s)', (language) => {
-  it('signs in with the provider, hides what the scopes do not allow, asks again at expiry and keeps the form', async () => {
+  it('signs in with the provider, hides what the scopes do not allow, asks again at expiry and keeps the form', async ({ expect }) => {
     const L = TEXTS[language];
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
