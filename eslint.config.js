@@ -181,6 +181,13 @@ export default defineConfig(
     },
   },
   {
+    // The back office's React components (console/, built by Vite): TypeScript's recommended rules too.
+    files: ['console/**/*.tsx'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layering }],
