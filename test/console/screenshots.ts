@@ -66,7 +66,7 @@ try {
     await page.goto(`${stack.consoleUrl}${route}`);
     await ready(page);
     await page.waitForTimeout(300);
-    writeFileSync(path.join(images, `console-${name}.png`), await page.screenshot({ fullPage: width < 600 ? false : true }));
+    writeFileSync(path.join(images, `console-${name}.png`), await page.screenshot({ fullPage: true }));
     await context.close();
     process.stdout.write(`docs/images/console-${name}.png\n`);
   };
