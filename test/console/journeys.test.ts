@@ -7,6 +7,7 @@
 // - Finance: a 250-row payroll with 3 bad rows is refused row by row with reasons and nothing is sent; fixed, it is
 //   submitted by the preparer, who is offered no approve button; the approver persona approves it; progress reaches
 //   COMPLETED live; the results CSV downloaded matches what the API says of each item.
+// - Settlements: one requested and cancelled while processing; a refusal shows the API's own sentence.
 // - Webhooks: an endpoint's whsec_ secret is shown once (with a copy button), then is absent after navigating away and
 //   after a reload; while the receiver answers 500 the console shows failing attempts and the endpoint failing; once
 //   it answers 2xx, a redelivery is delivered.
@@ -20,6 +21,7 @@ import {
   ConsolePayoutBatchesDocument,
   ConsolePayoutBatchItemsDocument,
   CreateChargeDocument,
+  CreateSettlementDocument,
   SubmitChargeOtpDocument,
   type ConsolePayoutBatchItemsQuery,
 } from '../../client/generated/graphql.js';
@@ -235,4 +237,41 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Webhooks (
     expect(problems).toEqual([]);
     await close();
   }, 90_000);
+});
+
+describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Settlements (%s)', (language) => {
+  it('requests a settlement and cancels it while processing; a refusal shows the API’s own sentence', async ({ expect }) => {
+    // Money to settle: a confirmed charge credits the collection balance.
+    const created = await stack.graphql(CreateChargeDocument, {
+      input: { amount: 5000, phone: '70000000', provider: 'OPB_BF', idempotencyKey: `settle-${language}` },
+    });
+    const charge = created.data!.createCharge;
+    if (charge.__typename !== 'CreateChargePayload') throw new Error(charge.__typename);
+    await stack.graphql(SubmitChargeOtpDocument, { reference: charge.reference, otp: '123456' });
+
+    const { page, texts: L, problems, close } = await openAs(browser, stack, { language, path: '/settlements' });
+    const amount = page.getByLabel(L.settlements.amount);
+    // More than the balance: refused, in the API's own words in the page's language (never a bare code).
+    await amount.fill('900000000');
+    await page.getByRole('button', { name: L.settlements.create }).click();
+    const refusal = await stack.graphql(CreateSettlementDocument, { input: { amount: 900000000, idempotencyKey: `refused-${language}` } });
+    const error = refusal.data!.createSettlement;
+    if (!('messageFr' in error)) throw new Error(`expected a refusal, got ${error.__typename}`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: language === 'fr' ? error.messageFr : error.message })
+      .waitFor();
+
+    await amount.fill('1000');
+    await page.getByRole('button', { name: L.settlements.create }).click();
+    const notice = page.getByRole('status').filter({ hasText: /st_|\w{6,}/ });
+    await notice.first().waitFor();
+    const reference = /(\S+_\S+|[0-9a-f-]{36})/.exec(await notice.first().innerText())![1]!;
+    await page.getByRole('button', { name: `${L.settlements.cancel} ${reference}` }).click();
+    await page.getByText(L.settlements.cancelled.replace('{{reference}}', reference)).waitFor();
+    const row = page.getByRole('row').filter({ hasText: reference });
+    await row.getByText(L.status.CANCELLED, { exact: true }).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  }, 60_000);
 });
