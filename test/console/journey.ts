@@ -32,6 +32,8 @@ export async function openAs(
     acceptDownloads: true,
   });
   const page = await context.newPage();
+  // The suite shares two cores with every other file: a step may wait longer than Playwright's 30 s default there.
+  page.setDefaultTimeout(60_000);
   const { problems } = watchPage(page, stack.gateway.url);
   await page.goto(`${stack.consoleUrl}${options.path ?? '/payments'}`);
   const texts = TEXTS[options.language];

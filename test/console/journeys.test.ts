@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium).concurrent.each([
     );
     expect(problems).toEqual([]);
     await close();
-  }, 60_000);
+  }, 120_000);
 });
 
 /** 250 rows over three wallets (no number ends in 9: the sandbox fails those), 500 F CFA each. */
@@ -193,7 +193,7 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Finance (%
     expect([...preparer.problems, ...approver.problems]).toEqual([]);
     await approver.close();
     await preparer.close();
-  }, 120_000);
+  }, 180_000);
 });
 
 describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Webhooks (%s)', (language) => {
@@ -236,7 +236,7 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Webhooks (
     expect(await delivery.getByRole('cell', { name: '500' }).count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await close();
-  }, 90_000);
+  }, 150_000);
 });
 
 describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Settlements (%s)', (language) => {
@@ -273,5 +273,5 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Settlement
     await row.getByText(L.status.CANCELLED, { exact: true }).waitFor();
     expect(problems).toEqual([]);
     await close();
-  }, 60_000);
+  }, 120_000);
 });
