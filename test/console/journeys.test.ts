@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium).concurrent.each([
     await page.getByRole('link', { name: paid }).click();
     await page.getByRole('heading', { level: 1, name: new RegExp(paid) }).waitFor();
     const timeline = page.getByRole('list').filter({ hasText: L.detail.created });
-    await timeline.getByText(L.event['charge.success']).waitFor({ timeout: 10_000 });
+    await timeline.getByText(L.event['charge.success']).waitFor();
     // The amount as the merchants write it (Intl, fr-FR, in both languages): 2 500 F CFA.
     await page
       .getByRole('definition')
@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium).concurrent.each([
     const started = Date.now();
     const fresh = await charge(phone, provider, `support-${language}-fresh`);
     // The bar is 2 s (a read of the first page each second); printed, and asserted generously: the suite shares two cores.
-    await page.getByRole('link', { name: fresh }).waitFor({ timeout: 8_000 });
+    await page.getByRole('link', { name: fresh }).waitFor({ timeout: 20_000 });
     console.log(
       `[console] ${language}: a charge made through the API appeared in the list after ${Date.now() - started} ms, without a reload`,
     );
@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Finance (%
     await page.getByText(plural(L.payroll, 'goodRows', 250)).waitFor();
     await page.getByLabel(L.payroll.label).fill(`${language}-salaires`);
     await page.getByRole('button', { name: L.payroll.submit }).click();
-    await page.getByRole('heading', { level: 1, name: new RegExp(L.batch.title) }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { level: 1, name: new RegExp(L.batch.title) }).waitFor();
     await page.getByText(L.batch.awaiting).waitFor();
     const batchPath = new URL(page.url()).pathname.replace(/^\/console/, '');
     const batchId = decodeURIComponent(batchPath.split('/').at(-1)!);
@@ -171,8 +171,8 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Finance (%
     await approver.page.getByRole('button', { name: L.batch.approve }).click();
 
     // The preparer's page, untouched since, follows the batch live to its end.
-    await page.getByText(L.status.COMPLETED, { exact: true }).waitFor({ timeout: 45_000 });
-    await expect.poll(() => page.getByTestId('count-succeeded').innerText(), { timeout: 10_000 }).toBe('250');
+    await page.getByText(L.status.COMPLETED, { exact: true }).waitFor({ timeout: 90_000 });
+    await expect.poll(() => page.getByTestId('count-succeeded').innerText(), { timeout: 30_000 }).toBe('250');
 
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 60_000 }),
@@ -223,14 +223,14 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Webhooks (
     // A test event to a receiver answering 500: failing attempts, the endpoint failing.
     await page.getByRole('button', { name: L.developers.test }).click();
     const delivery = page.getByRole('listitem').filter({ hasText: 'webhook.test' }).first();
-    await delivery.getByRole('cell', { name: '500' }).first().waitFor({ timeout: 15_000 });
-    await page.getByRole('heading', { name: new RegExp(L.developers.failing) }).waitFor({ timeout: 10_000 });
+    await delivery.getByRole('cell', { name: '500' }).first().waitFor();
+    await page.getByRole('heading', { name: new RegExp(L.developers.failing) }).waitFor();
     expect(await delivery.innerText()).toContain(`receiver down (500)`);
 
     // The receiver is back: a redelivery is delivered.
     answers.set(path, 204);
     await delivery.getByRole('button', { name: L.developers.redeliver }).click();
-    await delivery.getByText(L.status.SUCCEEDED, { exact: true }).waitFor({ timeout: 15_000 });
+    await delivery.getByText(L.status.SUCCEEDED, { exact: true }).waitFor();
     // Its attempts: the failures, then the 204.
     await delivery.getByRole('cell', { name: '204' }).waitFor();
     expect(await delivery.getByRole('cell', { name: '500' }).count()).toBeGreaterThan(0);
