@@ -13,8 +13,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/bundle.mjs ./scripts/
+COPY scripts/bundle.mjs scripts/build-console.mjs ./scripts/
 COPY src ./src
+# The back office (console/, a Vite build into dist/console/) and the client kit's typed documents it imports.
+COPY console ./console
+COPY client ./client
 RUN npm run build
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
@@ -25,6 +28,8 @@ WORKDIR /app
 # package.json: the gateway reads its version from it, and finds the project's root (client/) by it.
 COPY package.json ./
 COPY --from=build /app/dist/bundle ./dist/bundle
+# The back office's static files, served at /console with CONSOLE=true (no node_modules needed).
+COPY --from=build /app/dist/console ./dist/console
 # The client kit's documents: GraphiQL's tabs and the trusted-documents manifest are read at run time.
 COPY client ./client
 # The image's own unprivileged user (uid 1000).

@@ -12,6 +12,8 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 import { addTypenameSelectionDocumentTransform, preset as clientPreset } from '@graphql-codegen/client-preset';
 
 export const CLIENT_OPERATIONS = 'client/operations/*.graphql';
+/** The back office's own documents (console/): typed and in the manifest like the kit's, so it runs under TRUSTED_DOCUMENTS=enforce. */
+export const CONSOLE_OPERATIONS = 'console/operations/*.graphql';
 export const CLIENT_GENERATED_DIR = 'client/generated/';
 
 /**
@@ -23,7 +25,7 @@ export const documentHash = (document: string): string => createHash('sha256').u
 
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: [CLIENT_OPERATIONS],
+  documents: [CLIENT_OPERATIONS, CONSOLE_OPERATIONS],
   ignoreNoDocuments: false,
   emitLegacyCommonJSImports: false,
   generates: {

@@ -118,6 +118,11 @@ const layering = [
   },
   layer('./src/health', ['./upstream', './logger.ts'], 'health/ (the probes) may import upstream and logger.'),
   layer('./src/graphiql', ['./files'], 'graphiql/ (the page, its tabs and live panel) may import files/ only.'),
+  layer(
+    './src/console',
+    [],
+    'console/ (serving the back office build) imports nothing from the rest of src/: http/ and gateway.ts hand it what it needs.',
+  ),
   // The yoga plugins around execution: masking, request ids, trusted documents, shared event execution.
   layer(
     './src/execution',
@@ -135,12 +140,13 @@ const layering = [
       './observability',
       './execution',
       './graphiql',
+      './console',
       './health',
       './config.ts',
       './config-values',
       './logger.ts',
     ],
-    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, health, config(-values) and logger.',
+    'http/ may import schema, auth, errors, limits, observability, execution, graphiql, console, health, config(-values) and logger.',
   ),
   {
     // The sandbox stands in for the payment service: only its own entry point may read our config and logger.
@@ -211,6 +217,13 @@ export default defineConfig(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
     },
+  },
+  {
+    // The back office's React components (console/, built by Vite): TypeScript's recommended rules too.
+    files: ['console/**/*.tsx'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
     files: ['src/**/*.ts'],

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 
 const checks = [
-  ['typecheck', 'npx', ['tsc', '-b', 'tsconfig.check.json']],
+  ['typecheck', 'npx', ['tsc', '-b', 'tsconfig.check.json', 'console/tsconfig.json']],
   ['eslint', 'npx', ['eslint', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.']],
   ['prettier', 'npx', ['prettier', '--check', '--cache', '--cache-strategy', 'content', '.']],
 ];

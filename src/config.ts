@@ -188,6 +188,11 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.optional(),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.max(1_000).default(10),
   WEBHOOK_RETRY_SET_MAX: positiveInt.max(1_000_000).default(1_000),
+  /** The back office at /console (docs/back-office.md). Default: on in sandbox mode, off in live mode. */
+  CONSOLE: booleanFlag.optional(),
+  /** The console's OpenID Connect sign-in: the issuer whose keys AUTH_JWKS_URL serves, and the console's client id there. */
+  CONSOLE_OIDC_ISSUER: httpUrl.optional(),
+  CONSOLE_OIDC_CLIENT_ID: z.string().min(1).optional(),
 });
 
 /**
@@ -255,6 +260,14 @@ export interface Config {
   trustProxy: TrustProxySetting;
   payoutBatches: PayoutBatchConfig;
   outboundWebhooks: OutboundWebhookConfig;
+  console: ConsoleConfig;
+}
+
+/** The back office at /console (src/console/). */
+export interface ConsoleConfig {
+  enabled: boolean;
+  /** OpenID Connect sign-in (authorization code with PKCE); null: sign-in with a token only. */
+  oidc: { issuer: string; clientId: string } | null;
 }
 
 /** Webhooks to the merchant's servers (src/outbound-webhooks/). */
@@ -408,6 +421,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       serviceName: e.OTEL_SERVICE_NAME,
     },
     limits: limitsConfig(e, live),
+    console: consoleConfig(e, live),
+  };
+}
+
+function consoleConfig(e: Env, live: boolean): ConsoleConfig {
+  if (Boolean(e.CONSOLE_OIDC_ISSUER) !== Boolean(e.CONSOLE_OIDC_CLIENT_ID)) {
+    throw new ConfigError('CONSOLE_OIDC_ISSUER and CONSOLE_OIDC_CLIENT_ID go together: set both or neither');
+  }
+  return {
+    enabled: e.CONSOLE ?? !live,
+    oidc: e.CONSOLE_OIDC_ISSUER && e.CONSOLE_OIDC_CLIENT_ID ? { issuer: e.CONSOLE_OIDC_ISSUER, clientId: e.CONSOLE_OIDC_CLIENT_ID } : null,
   };
 }
 

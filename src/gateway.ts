@@ -3,7 +3,16 @@
 // HTTP/WebSocket server. Used by `npm start` and by the tests, so they exercise
 // the same wiring. It knows nothing of the sandbox: in sandbox mode the entry
 // point starts one and hands its URL, key and webhook secret in through options.
-import { SCOPES, createTokenVerifier, mintStaffToken, withGeneratedSecrets, type MintedToken, type TokenVerifier } from './auth/index.js';
+import {
+  SCOPES,
+  createTokenVerifier,
+  mintStaffToken,
+  withGeneratedSecrets,
+  type MintedToken,
+  type Scope,
+  type TokenVerifier,
+} from './auth/index.js';
+import { CONSOLE_PATH, type ConsolePersona } from './console/serve.js';
 import { ConfigError, type Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { fileLogPersistence } from './events/log-file.js';
@@ -45,6 +54,8 @@ import { projectPath } from './files/project-files.js';
 export interface RunningGateway {
   url: string;
   graphqlUrl: string;
+  /** The back office (src/console/), or null when it is off (CONSOLE). */
+  consoleUrl: string | null;
   webhookUrl: string | null;
   upstream: UpstreamClient;
   bus: EventBus;
@@ -89,6 +100,8 @@ export interface StartGatewayOptions {
   outboundWebhooksFile?: string;
   /** Tests: the time of webhook retries (a manual clock), name resolution of the SSRF check, the pass interval. */
   outboundWebhooks?: { now?: () => number; resolve?: Resolver; pollMs?: number };
+  /** Where the console's build is (default dist/console/, what `npm run build` makes). */
+  consoleDir?: string;
 }
 
 /** The `url` of a gateway started with `listen: false`: no socket answers it. */
@@ -348,7 +361,60 @@ async function prepareAuth(config: Config) {
           audience: auth.audience,
         })
       : null;
-  return { tokens, developmentToken };
+  return { tokens, developmentToken, personas: await sandboxPersonas(config, auth.jwtSecret, developmentToken) };
+}
+
+/**
+ * Sandbox mode's staff for the console's persona switch (test money only): the development token, someone who
+ * prepares payouts and someone who approves them, with different subjects so that the four-eyes rule applies.
+ */
+async function sandboxPersonas(config: Config, secret: string | null, developmentToken: MintedToken | null): Promise<ConsolePersona[]> {
+  if (config.mode !== 'sandbox' || !secret || !developmentToken || !config.console.enabled) return [];
+  const mint = async (subject: string, scopes: Scope[]) =>
+    (
+      await mintStaffToken({
+        secret,
+        scopes,
+        subject,
+        ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
+        issuer: config.auth.issuer,
+        audience: config.auth.audience,
+      })
+    ).token;
+  return [
+    { id: 'development', name: { fr: 'Développement (tous les droits)', en: 'Development (every scope)' }, token: developmentToken.token },
+    {
+      id: 'preparer',
+      name: { fr: 'Awa, prépare les paiements', en: 'Awa, prepares payouts' },
+      token: await mint('sandbox-preparer', ['payments:read', 'payouts:write', 'events:read']),
+    },
+    {
+      id: 'approver',
+      name: { fr: 'Moussa, approuve les paiements', en: 'Moussa, approves payouts' },
+      token: await mint('sandbox-approver', ['payments:read', 'payouts:approve', 'events:read']),
+    },
+    {
+      id: 'support',
+      name: { fr: 'Fatou, service client (lecture)', en: 'Fatou, support (read only)' },
+      token: await mint('sandbox-support', ['payments:read', 'events:read']),
+    },
+  ];
+}
+
+/** The back office at /console: on by default in sandbox mode, with CONSOLE=true in live mode. */
+function consoleOptions(config: Config, options: StartGatewayOptions, personas: ConsolePersona[]): GatewayServerOptions['console'] {
+  if (!config.console.enabled) return null;
+  const oidc = config.console.oidc;
+  return {
+    dir: options.consoleDir ?? projectPath('dist', 'console'),
+    settings: {
+      mode: config.mode,
+      personas,
+      // The scopes the console may use; the identity provider grants what this person holds.
+      oidc: oidc ? { ...oidc, scope: ['openid', ...SCOPES].join(' '), resource: config.auth.audience } : null,
+      payoutFeeBps: config.payoutBatches.feeBps,
+    },
+  };
 }
 
 /** What GET /health/ready reports: the payment service answers and Redis takes writes, checked every interval. */
@@ -376,6 +442,7 @@ interface ServerParts {
   webhook: GatewayServerOptions['webhook'];
   tokens: TokenVerifier;
   developmentToken: MintedToken | null;
+  personas: ConsolePersona[];
   readiness: ReadinessProbe;
   observability: Observability;
 }
@@ -405,6 +472,7 @@ function buildServer({ config, log, options }: Startup, parts: ServerParts): Gat
     limits: config.limits,
     limitsOff: options.withoutLimits ?? false,
     graphiqlToken: developmentToken?.token ?? null,
+    console: consoleOptions(config, options, parts.personas),
     // Read and checked now: a missing or inconsistent manifest stops the start.
     trustedDocuments: loadTrustedDocuments(config.trustedDocuments),
     maxSubscriptionsPerConnection: config.subscriptions.maxPerConnection,
@@ -455,7 +523,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     const webhook = buildWebhookRoute(startup, bus, live, observability);
-    const { tokens, developmentToken } = await prepareAuth(config);
+    const { tokens, developmentToken, personas } = await prepareAuth(config);
 
     const readiness = startReadiness(startup, probedUpstream, redisParts);
 
@@ -471,6 +539,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       webhook,
       tokens,
       developmentToken,
+      personas,
       readiness,
       observability,
     });
@@ -479,6 +548,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     return {
       url,
       graphqlUrl: `${url}${GRAPHQL_PATH}`,
+      consoleUrl: config.console.enabled ? `${url}${CONSOLE_PATH}/` : null,
       webhookUrl: webhook ? `${url}${webhook.path}` : null,
       upstream,
       bus,

@@ -78,6 +78,7 @@ async function main(): Promise<void> {
 
   const lines = [
     `GraphQL gateway ready: ${gateway.graphqlUrl} (GraphiQL in a browser)`,
+    ...(gateway.consoleUrl ? [`Back office: ${gateway.consoleUrl}`] : []),
     `WebSocket subscriptions: ${gateway.graphqlUrl.replace(/^http/, 'ws')}`,
     `Health: ${gateway.url}/health`,
   ];

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { bundle } from '../scripts/bundle.mjs';
+import { buildConsole } from '../scripts/build-console.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -46,6 +47,8 @@ function typeScriptFiles(dir: string): string[] {
 /** The build shared by the root and each project (vitest calls a root globalSetup once for each of them). */
 interface SharedBuild {
   outdir: Promise<string>;
+  /** The back office's build in dist/console/ (skipped when up to date), which the console's browser suites serve. */
+  console: Promise<boolean>;
   users: number;
 }
 const shared = globalThis as typeof globalThis & { compiledForTests?: SharedBuild };
@@ -83,9 +86,9 @@ async function compile(): Promise<string> {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const current = (shared.compiledForTests ??= { outdir: compile(), users: 0 });
+  const current = (shared.compiledForTests ??= { outdir: compile(), console: buildConsole(), users: 0 });
   current.users += 1;
-  const outdir = await current.outdir;
+  const [outdir] = await Promise.all([current.outdir, current.console]);
   project.provide('compiledRoot', outdir);
   // Watch mode: a rerun after an edit starts the edited code, not the build of the first run.
   project.onTestsRerun(() => compileInto(outdir));

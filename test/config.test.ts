@@ -121,3 +121,26 @@ describe('loadConfig: Redis topology, prefix and replicas', () => {
     expect(errorOf(() => loadConfig({ REDIS_MIN_REPLICAS: '-1' })).message).toMatch(/^REDIS_MIN_REPLICAS is invalid/);
   });
 });
+
+describe('loadConfig: the back office (CONSOLE, CONSOLE_OIDC_*)', () => {
+  const live = { PAYMENT_BASE_URL: 'https://pay.example/', PAYMENT_API_KEY: 'sk_live_abc', AUTH_JWT_SECRET: 'x'.repeat(32) };
+
+  it('is on in sandbox mode and off in live mode unless CONSOLE=true; OpenID sign-in needs issuer and client id together', () => {
+    expect(loadConfig({}).console).toEqual({ enabled: true, oidc: null });
+    expect(loadConfig({ CONSOLE: 'false' }).console.enabled).toBe(false);
+    expect(loadConfig(live).console.enabled).toBe(false);
+    expect(loadConfig({ ...live, CONSOLE: 'true' }).console.enabled).toBe(true);
+    const oidc = { CONSOLE_OIDC_ISSUER: 'https://id.example/', CONSOLE_OIDC_CLIENT_ID: 'back-office' };
+    expect(loadConfig({ ...live, CONSOLE: 'true', ...oidc }).console.oidc).toEqual({
+      issuer: 'https://id.example/',
+      clientId: 'back-office',
+    });
+    expect(errorOf(() => loadConfig({ CONSOLE_OIDC_ISSUER: 'https://id.example/' })).message).toMatch(
+      /CONSOLE_OIDC_ISSUER and CONSOLE_OIDC_CLIENT_ID/,
+    );
+    expect(errorOf(() => loadConfig({ CONSOLE: 'yes' })).message).toMatch(/CONSOLE/);
+    expect(errorOf(() => loadConfig({ CONSOLE_OIDC_ISSUER: 'ftp://id.example/', CONSOLE_OIDC_CLIENT_ID: 'x' })).message).toMatch(
+      /CONSOLE_OIDC_ISSUER/,
+    );
+  });
+});

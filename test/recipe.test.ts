@@ -56,7 +56,8 @@ it('packs, runs the documented command in live mode with no node_modules, answer
   // What the image holds: the bundle, package.json and the client kit; no dependencies installed, no sources, no tsc output.
   expect(existsSync(path.join(app, 'node_modules'))).toBe(false);
   expect(existsSync(path.join(app, 'src'))).toBe(false);
-  expect(readdirSync(path.join(app, 'dist'))).toEqual(['bundle']);
+  // The back office's static build beside the bundle (served at /console with CONSOLE=true).
+  expect(readdirSync(path.join(app, 'dist')).sort()).toEqual(['bundle', 'console']);
   expect(readdirSync(path.join(app, 'client'))).toContain('operations');
   const scripts = (JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const cmd = dockerCmd();
@@ -84,6 +85,7 @@ it('packs, runs the documented command in live mode with no node_modules, answer
       WEBHOOK_SECRET: randomBytes(24).toString('hex'),
       AUTH_JWT_SECRET: jwtSecret,
       SHUTDOWN_GRACE_MS: '0',
+      CONSOLE: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -101,6 +103,16 @@ it('packs, runs the documented command in live mode with no node_modules, answer
     body: JSON.stringify({ query: '{ balance { currency } }' }),
   });
   expect(await res.json()).toEqual({ data: { balance: { currency: 'XOF' } } });
+
+  // The back office, from the packed static files with nothing installed: its page and the script it loads.
+  const consoleUrl = graphqlUrl.replace(/\/graphql$/, '/console/');
+  const page = await fetch(consoleUrl);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  expect(html).toContain('id="console-settings"');
+  expect(JSON.parse(/<script type="application\/json" id="console-settings">(.*?)<\/script>/.exec(html)![1]!).personas).toEqual([]);
+  const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+  expect((await fetch(new URL(script, consoleUrl))).status).toBe(200);
 
   child.kill('SIGTERM');
   expect(await withTimeout(exited, 30_000, 'the gateway to exit')).toBe(0);

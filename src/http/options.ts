@@ -8,6 +8,7 @@ import type { ReadinessProbe } from '../health/readiness.js';
 import type { TrustedDocuments } from '../execution/trusted-documents.js';
 import type { Observability } from '../observability/index.js';
 import type { ClientAddressing } from './client-address.js';
+import type { ConsoleSettings } from '../console/serve.js';
 
 /**
  * What the HTTP server is built from: the services, the limits, the schema's context, observability and the
@@ -34,6 +35,8 @@ export interface GatewayServerOptions {
   drainTimeoutMs?: number;
   /** Client address and scheme through TRUST_PROXY (src/http/client-address.ts); default: the socket's peer. */
   clientAddressing?: ClientAddressing;
+  /** The back office at /console (src/console/): its build's folder and what the page is told; absent: off. */
+  console?: { dir: string; settings: ConsoleSettings } | null;
   /** GET /metrics, the per-operation plugin (log line, metrics, span) and connection counts (src/observability/). */
   observability?: Pick<Observability, 'metricsEndpoint' | 'plugins' | 'observeConnection'>;
 }

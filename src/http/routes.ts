@@ -1,6 +1,7 @@
 // The paths the HTTP server answers itself, before yoga: the webhook receiver, the probes, the
 // metrics and the root's redirect. First match wins; any other request goes to /graphql's handling.
 import type { IncomingMessage } from 'node:http';
+import { CONSOLE_PATH, consoleHandler } from '../console/serve.js';
 import type { Logger } from '../logger.js';
 import type { GatewayServerOptions } from './options.js';
 import { answerHealth, answerLive, answerReady, type Handler } from './probe-handlers.js';
@@ -10,6 +11,8 @@ export interface Route {
   path: string;
   /** Only this method; absent: any method. */
   method?: 'GET';
+  /** Also every path below `path` (`/console/payments`). */
+  prefix?: boolean;
   handle: Handler;
 }
 
@@ -37,12 +40,26 @@ export function operatorRoutes(options: GatewayServerOptions, leaving: () => boo
     { path: '/health/ready', method: 'GET', handle: answerReady(options.readiness, leaving) },
     ...(observability?.metricsEndpoint ? [{ path: '/metrics', handle: observability.metricsEndpoint }] : []),
     { path: '/health', method: 'GET', handle: answerHealth(options.health) },
+    ...(options.console
+      ? [
+          {
+            path: CONSOLE_PATH,
+            method: 'GET' as const,
+            prefix: true,
+            handle: consoleHandler(options.console.dir, options.console.settings),
+          },
+        ]
+      : []),
     { path: '/', handle: redirectTo(graphqlPath) },
   ];
 }
 
 /** The route of a request by exact path (query string aside) and method; undefined when none. */
 export function routeOf(routes: readonly Route[], req: IncomingMessage): Route | undefined {
-  const path = (req.url ?? '/').split('?')[0];
-  return routes.find((route) => route.path === path && (!route.method || route.method === req.method));
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  return routes.find(
+    (route) =>
+      (route.path === path || (route.prefix === true && path.startsWith(`${route.path}/`))) &&
+      (!route.method || route.method === req.method),
+  );
 }

@@ -14,12 +14,13 @@ import manifest from '../../client/generated/persisted-documents.json' with { ty
 import { documentHashOf } from './clients.js';
 
 const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const operationsDir = path.join(repoRoot, 'client', 'operations');
+// The kit's own documents and the back office's (console/operations/), which the same codegen types and lists.
+const operationsDirs = [path.join(repoRoot, 'client', 'operations'), path.join(repoRoot, 'console', 'operations')];
 
 function operationsInFiles(): OperationDefinitionNode[] {
-  return readdirSync(operationsDir)
-    .filter((name) => name.endsWith('.graphql'))
-    .flatMap((name) => parse(readFileSync(path.join(operationsDir, name), 'utf8')).definitions)
+  return operationsDirs
+    .flatMap((dir) => readdirSync(dir).flatMap((name) => (name.endsWith('.graphql') ? [path.join(dir, name)] : [])))
+    .flatMap((file) => parse(readFileSync(file, 'utf8')).definitions)
     .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
 }
 
