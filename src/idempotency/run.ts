@@ -38,7 +38,7 @@ import { CALL_START_SLACK_MS, type ClaimResult, type IdempotencyStore, type Meta
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /**
  * How long, by default, an unknown key that reconcile cannot find is refused as in progress (the request may not be listed yet), before it
- * counts as never arrived and is sent again.
+ * is taken as not arrived and is sent again.
  */
 export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
 /** Attempts at saving a result (the first included), and the pause before each retry. */
