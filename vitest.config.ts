@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/sequencer.js';
 import { TRANSFORM_CACHE, transformCacheMark } from './test/transform-cache-mark.js';
 
 const require = createRequire(import.meta.url);
@@ -46,6 +47,8 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     // Compiles the project once for the tests that start it in a process of its own (test/helpers/compiled.ts).
     globalSetup: ['test/compile-once.ts', 'test/transform-cache.ts'],
+    // The files that wait longest start first (test/sequencer.ts): on a fresh clone vitest knows no durations.
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Servers bind real ports; files run in parallel forks, each picking free ports.
