@@ -40,7 +40,14 @@ export async function startAsNpmStart(env: Record<string, string> = {}): Promise
     child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}:\n${output}`))),
   );
   exited.catch(() => undefined);
-  await Promise.race([waitFor(() => /Authorization: Bearer \S+/.test(output), 'the development token line', 30_000), exited]);
+  try {
+    await Promise.race([waitFor(() => /Authorization: Bearer \S+/.test(output), 'the development token line', 30_000), exited]);
+  } catch (error) {
+    // A gateway that did not come up in time is stopped here: the caller never gets its handle to stop it, and a
+    // leftover process would hold its ports and a core for the rest of the run.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw error;
+  }
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise((r) => child.once('exit', r));
