@@ -141,7 +141,8 @@ export default function Payroll() {
       setProgress(null);
     };
     const created = await client
-      .mutation(CreatePayoutBatchDocument, { create: { idempotencyKey: key, label: label || fileName } })
+      // A payroll always waits for a second person (four eyes), whatever PAYOUT_BATCH_APPROVAL says.
+      .mutation(CreatePayoutBatchDocument, { create: { idempotencyKey: key, label: label || fileName, requireApproval: true } })
       .toPromise();
     const batch = created.data?.createPayoutBatch;
     if (created.error) return fail(combinedErrorText(created.error, language));
