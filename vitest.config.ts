@@ -15,7 +15,12 @@ const MOCKING: string[] = [];
  * that load, which would take `npm test` past its 180 s budget and CI past 10 minutes. The console's unit tests
  * (test/console/units.test.ts) stay in `npm test`.
  */
-const CONSOLE_BROWSER_SUITES = ['test/console/journeys.test.ts', 'test/console/sign-in.test.ts', 'test/console/quality.test.ts'];
+const CONSOLE_BROWSER_SUITES = [
+  'test/console/journeys.test.ts',
+  'test/console/operator-journeys.test.ts',
+  'test/console/sign-in.test.ts',
+  'test/console/quality.test.ts',
+];
 const consoleSuitesOnly = process.env.CONSOLE_BROWSER_SUITES === '1';
 
 export default defineConfig({
