@@ -65,6 +65,12 @@ function payloadOf<T extends { __typename: string }, N extends T['__typename']>(
   return value as Extract<T, { __typename: N }>;
 }
 
+/** The references of the transfers the API knows to `phone` (each journey pays numbers of its own). */
+async function transfersTo(phone: string): Promise<string[]> {
+  const transfers = await stack.graphql(ConsoleTransfersDocument, { filter: { phone: phone.replace(/\s/g, '') }, first: 10 });
+  return transfers.data!.transfers.edges.map((e) => e.node.reference);
+}
+
 /** A batch of three payouts of 1 000 F CFA from `wallet` to Benin numbers, made as a merchant's program would. */
 async function batchOf(language: Language, wallet: Wallet, label: string, requireApproval: boolean): Promise<string> {
   const create = { idempotencyKey: `${label}-${Date.now()}`, label, requireApproval };
@@ -217,8 +223,7 @@ describe.skipIf(!hasChromium).concurrent.each([
     await page.getByRole('button', { name: L.payouts.send }).click();
     const notice = page.getByRole('status').filter({ hasText: first });
     await notice.waitFor();
-    const transfers = await stack.graphql(ConsoleTransfersDocument, { filter: { phone: phone.replace(/\s/g, '') }, first: 10 });
-    expect(transfers.data!.transfers.edges.map((e) => e.node.reference)).toEqual([first]);
+    expect(await transfersTo(phone)).toEqual([first]);
     expect(visit.problems).toEqual([]);
     await visit.close();
   }, 90_000);
@@ -263,8 +268,7 @@ describe.skipIf(!hasChromium).concurrent.each([
     const notice = page.getByRole('status').filter({ hasText: L.payouts.sent.split('{{reference}}')[0]!.trim() });
     await notice.waitFor();
     // One transfer to this number, the one the page names.
-    const transfers = await stack.graphql(ConsoleTransfersDocument, { filter: { phone: phone.replace(/\s/g, '') }, first: 10 });
-    const references = transfers.data!.transfers.edges.map((e) => e.node.reference);
+    const references = await transfersTo(phone);
     expect(references).toHaveLength(1);
     expect(await notice.innerText()).toContain(references[0]);
     expect(problems).toEqual([]);
