@@ -11,12 +11,15 @@ const require = createRequire(import.meta.url);
 const MOCKING: string[] = [];
 
 /**
- * The back office's suites in Chromium (journeys, OIDC sign-in, quality bars). They run with `npm run test:console`,
- * not inside `npm test`: beside the rest of the suite on two cores they cost about 150 s of CPU and time out under
- * that load, which would take `npm test` past its 180 s budget and CI past 10 minutes. The console's unit tests
- * (test/console/units.test.ts) stay in `npm test`.
+ * The back office's suites in Chromium (journeys, operator journeys, OIDC sign-in, quality bars): part of `npm test`;
+ * `npm run test:console` (CONSOLE_BROWSER_SUITES=1) runs them alone, a shortcut while working on the console.
  */
-const CONSOLE_BROWSER_SUITES = ['test/console/journeys.test.ts', 'test/console/sign-in.test.ts', 'test/console/quality.test.ts'];
+const CONSOLE_BROWSER_SUITES = [
+  'test/console/journeys.test.ts',
+  'test/console/operator-journeys.test.ts',
+  'test/console/sign-in.test.ts',
+  'test/console/quality.test.ts',
+];
 const consoleSuitesOnly = process.env.CONSOLE_BROWSER_SUITES === '1';
 
 export default defineConfig({
@@ -37,7 +40,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: consoleSuitesOnly ? CONSOLE_BROWSER_SUITES : ['test/**/*.test.ts'],
-          exclude: consoleSuitesOnly ? [] : [...MOCKING, ...CONSOLE_BROWSER_SUITES],
+          exclude: consoleSuitesOnly ? [] : MOCKING,
           isolate: false,
         },
       },

@@ -9,8 +9,8 @@ import { answerHealth, answerLive, answerReady, type Handler } from './probe-han
 /** A route outside GraphQL: an exact path, optionally one method, and its handler. */
 export interface Route {
   path: string;
-  /** Only this method; absent: any method. */
-  method?: 'GET';
+  /** Only these methods; absent: any method. */
+  methods?: readonly ('GET' | 'HEAD')[];
   /** Also every path below `path` (`/console/payments`). */
   prefix?: boolean;
   handle: Handler;
@@ -36,15 +36,16 @@ export function operatorRoutes(options: GatewayServerOptions, leaving: () => boo
   const { webhook, observability } = options;
   return [
     ...(webhook ? [{ path: webhook.path, handle: webhookHandler(webhook, options.services.log) }] : []),
-    { path: '/health/live', method: 'GET', handle: answerLive },
-    { path: '/health/ready', method: 'GET', handle: answerReady(options.readiness, leaving) },
+    { path: '/health/live', methods: ['GET'], handle: answerLive },
+    { path: '/health/ready', methods: ['GET'], handle: answerReady(options.readiness, leaving) },
     ...(observability?.metricsEndpoint ? [{ path: '/metrics', handle: observability.metricsEndpoint }] : []),
-    { path: '/health', method: 'GET', handle: answerHealth(options.health) },
+    { path: '/health', methods: ['GET'], handle: answerHealth(options.health) },
     ...(options.console
       ? [
           {
             path: CONSOLE_PATH,
-            method: 'GET' as const,
+            // HEAD as GET without the body (RFC 9110): link checkers and proxies ask before they fetch.
+            methods: ['GET', 'HEAD'] as const,
             prefix: true,
             handle: consoleHandler(options.console.dir, options.console.settings),
           },
@@ -60,6 +61,6 @@ export function routeOf(routes: readonly Route[], req: IncomingMessage): Route |
   return routes.find(
     (route) =>
       (route.path === path || (route.prefix === true && path.startsWith(`${route.path}/`))) &&
-      (!route.method || route.method === req.method),
+      (!route.methods || route.methods.some((method) => method === req.method)),
   );
 }

@@ -7,7 +7,7 @@
 import type { EventLog } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
-import type { DeliveryRecord, StoredEndpoint } from './model.js';
+import { logSeqOf, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { RECENT_DELIVERIES_KEPT, type OutboundStore } from './store.js';
 
 /** What the memory store keeps across restarts. */
@@ -35,6 +35,10 @@ interface EndpointSlot {
   deliveries: Map<string, DeliveryRecord>;
   /** Delivery id -> lease or due time, for PENDING ones. */
   due: Map<string, number>;
+  /** Delivery id -> lease end, while a retry's attempt is under way (one attempt at a time: store.ts). */
+  leases: Map<string, number>;
+  /** Deliveries whose redelivery was asked for during an attempt: due at once should it fail. */
+  redeliverAfter: Set<string>;
 }
 
 /** An OutboundStore in this process's memory, for a single replica, reading events from the shared log. */
@@ -42,7 +46,7 @@ export function memoryOutboundStore(log: EventLog, persistence?: OutboundStatePe
   const slots = new Map<string, EndpointSlot>();
   restore(slots, persistence?.initial ?? null);
   const ctx: MemoryContext = { log, slots, save: () => persistence?.changed(snapshot(slots)), slot: (id) => slots.get(id) ?? null };
-  return { mode: 'memory', ...memoryEndpoints(ctx), ...memoryDeliveries(ctx), async close() {} };
+  return { mode: 'memory', ...memoryEndpoints(ctx), ...memoryDeliveries(ctx), ...memoryRedelivery(ctx), async close() {} };
 }
 
 interface MemoryContext {
@@ -64,6 +68,8 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
         inFlight: new Map(),
         deliveries: new Map(),
         due: new Map(),
+        leases: new Map(),
+        redeliverAfter: new Set(),
       });
       save();
       return true;
@@ -99,7 +105,7 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
   };
 }
 
-function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStore, EndpointMethods | 'mode' | 'close'> {
+function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStore, EndpointMethods | 'redeliver' | 'mode' | 'close'> {
   return {
     async readNew(id, consumer, count) {
       const s = slot(id);
@@ -128,7 +134,9 @@ function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStor
       const s = slot(record.endpointId);
       if (ackSeq) s?.inFlight.delete(ackSeq);
       if (!s) return { kept: false, failingSince: null };
-      keep(s, record);
+      s.leases.delete(record.id);
+      const asked = s.redeliverAfter.delete(record.id);
+      keep(s, asked && outcome === 'failed' ? redeliveryOf(record, atMs) : record);
       s.endpoint = withHealth(s.endpoint, outcome, atMs);
       save();
       return { kept: true, failingSince: s.endpoint.failingSince ? Date.parse(s.endpoint.failingSince) : null };
@@ -144,7 +152,10 @@ function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStor
       const s = slot(id);
       if (!s) return [];
       const due = [...s.due.entries()].filter(([, at]) => at <= now).slice(0, count);
-      for (const [deliveryId] of due) s.due.set(deliveryId, leaseUntil);
+      for (const [deliveryId] of due) {
+        s.due.set(deliveryId, leaseUntil);
+        s.leases.set(deliveryId, leaseUntil);
+      }
       return due.map(([deliveryId]) => s.deliveries.get(deliveryId)!).filter(Boolean);
     },
     async getDelivery(endpointId, deliveryId) {
@@ -169,6 +180,26 @@ function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStor
       const before = n > 0 ? `${ms}-${n - 1}` : ms > 0 ? `${ms - 1}-${Number.MAX_SAFE_INTEGER}` : '0-0';
       if (compareStreamIds(before, s.cursor) < 0) s.cursor = before;
       save();
+    },
+  };
+}
+
+/** A redelivery, one attempt at a time (store.ts): in one process, deciding and acting is one synchronous step. */
+function memoryRedelivery({ save, slot }: MemoryContext): Pick<OutboundStore, 'redeliver'> {
+  return {
+    async redeliver(endpointId, deliveryId, now) {
+      const s = slot(endpointId);
+      const record = s?.deliveries.get(deliveryId);
+      if (!s || !record) return { outcome: 'gone', record: null };
+      if ((s.leases.get(deliveryId) ?? 0) > now || s.inFlight.has(logSeqOf(record) ?? '')) {
+        s.redeliverAfter.add(deliveryId);
+        return { outcome: 'in_flight', record };
+      }
+      const again = redeliveryOf(record, now);
+      s.leases.delete(deliveryId);
+      keep(s, again);
+      save();
+      return { outcome: 'queued', record: again };
     },
   };
 }
@@ -215,6 +246,14 @@ function restore(slots: Map<string, EndpointSlot>, state: OutboundState | null):
     const due = new Map([...deliveries.values()].filter((d) => d.status === 'PENDING').map((d) => [d.id, d.nextAttemptAt ?? 0] as const));
     // A claim from the previous run: stale at once (0), so this run takes it up.
     const inFlight = new Map((state!.inFlight[id] ?? []).map((e) => [e.seq, [e, 0, ''] as [LoggedPaymentEvent, number, string]] as const));
-    slots.set(id, { endpoint, cursor: state!.cursors[id] ?? '0-0', inFlight, deliveries, due });
+    slots.set(id, {
+      endpoint,
+      cursor: state!.cursors[id] ?? '0-0',
+      inFlight,
+      deliveries,
+      due,
+      leases: new Map(),
+      redeliverAfter: new Set(),
+    });
   }
 }

@@ -121,3 +121,16 @@ export function newDeliveryRecord(endpointId: string, event: LoggedPaymentEvent,
     event,
   };
 }
+
+/**
+ * What a redelivery makes of a delivery: due at `now`, its retry schedule started over (its attempts kept). Also what
+ * a failed attempt leaves when a redelivery was asked for while it was under way (store.ts).
+ */
+export function redeliveryOf(record: DeliveryRecord, now: number): DeliveryRecord {
+  return { ...record, status: 'PENDING', failures: 0, nextAttemptAt: now };
+}
+
+/** The log entry a delivery's event came from (whose first attempt may be in flight); null for a test event, never logged. */
+export function logSeqOf(record: DeliveryRecord): string | null {
+  return record.kind === WEBHOOK_TEST_KIND ? null : record.event.seq;
+}

@@ -304,11 +304,12 @@ function deliveryOperations(
       return endpointId && parts.store ? parts.store.getDelivery(endpointId, deliveryId) : null;
     },
     async redeliver(deliveryId) {
-      const record = await this.delivery(deliveryId);
-      if (!record) throw refuse({ kind: 'delivery_not_found', deliveryId });
-      const again: DeliveryRecord = { ...record, status: 'PENDING', failures: 0, nextAttemptAt: now() };
-      await queue(again);
-      return again;
+      const endpointId = endpointIdOfDelivery(deliveryId);
+      // One attempt at a time (store.ts): an attempt under way is not doubled, a retry waiting is brought forward.
+      const done = endpointId ? await need().redeliver(endpointId, deliveryId, now()) : null;
+      if (!done?.record) throw refuse({ kind: 'delivery_not_found', deliveryId });
+      if (done.outcome === 'queued') worker?.wake(done.record.endpointId);
+      return done.record;
     },
     async replay(endpointId, sinceMs) {
       const endpoint = await found(endpointId);

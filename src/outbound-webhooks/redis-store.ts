@@ -5,6 +5,8 @@
 //   webhooks:retry:<id>         ZSET  delivery id -> due time (the retry set)
 //   webhooks:recent:<id>        ZSET  delivery id -> creation time (settled, newest RECENT_DELIVERIES_KEPT)
 //   webhooks:deliveries:<id>    HASH  delivery id -> record (those of the two sets)
+//   webhooks:leases:<id>        ZSET  delivery id -> lease end, while a claimed retry's attempt is under way
+//   webhooks:again:<id>         SET   deliveries redelivered during an attempt (due at once should it fail)
 // and on the event log's stream the consumer group `webhooks:<id>`: the
 // endpoint's place in the log and its events in flight. Writes that decide a
 // delivery's fate go through `durable` (REDIS_MIN_REPLICAS), like idempotency keys.
@@ -12,10 +14,17 @@ import type { GatewayRedis } from '../redis/index.js';
 import { eventOfStreamEntry } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId } from '../events/stream-id.js';
-import type { DeliveryRecord, StoredEndpoint } from './model.js';
+import { logSeqOf, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { InternalError } from '../errors/internal-error.js';
 import { RECENT_DELIVERIES_KEPT, type AttemptOutcome, type OutboundStore } from './store.js';
 
 type StreamEntry = [string, string[]];
+
+/** A redelivery that found its record changed at every read (attempts settling faster than it could act). */
+class RedeliveryContendedError extends InternalError {
+  override readonly name = 'RedeliveryContendedError';
+  readonly code = 'WEBHOOK_REDELIVERY_CONTENDED';
+}
 
 const CREATE = `
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
@@ -36,8 +45,21 @@ return 1`;
 
 // SETTLE's keys and arguments for one delivery, by name: the one place their order is written. The script reads them
 // by these names (`k.retry`, `a.ackSeq`), from tables built from the same lists.
-const SETTLE_KEYS = ['deliveries', 'retry', 'recent', 'endpoint', 'log'] as const;
-const SETTLE_ARGS = ['id', 'json', 'status', 'due', 'createdMs', 'group', 'ackSeq', 'recentMax', 'outcome', 'at'] as const;
+const SETTLE_KEYS = ['deliveries', 'retry', 'recent', 'endpoint', 'log', 'leases', 'again'] as const;
+const SETTLE_ARGS = [
+  'id',
+  'json',
+  'status',
+  'due',
+  'createdMs',
+  'group',
+  'ackSeq',
+  'recentMax',
+  'outcome',
+  'at',
+  'redelivered',
+  'atMs',
+] as const;
 type SettleKeys = Record<(typeof SETTLE_KEYS)[number], string>;
 type SettleArgs = Record<(typeof SETTLE_ARGS)[number], string>;
 
@@ -48,11 +70,21 @@ const luaTable = (names: readonly string[], array: string, base: string) =>
 // Saves the deliveries whose attempts ended in one tick (or that were queued): one script, one write and one WAIT
 // instead of one each. Per delivery: where it now stands (retry set or recent list), its event acknowledged
 // (`ackSeq`), and the endpoint's health by the attempt's `outcome` ('ok', 'failed'; 'none' for a delivery queued
-// without an attempt). Returns per delivery false when the endpoint is gone, else its failingSince ('' if none).
+// without an attempt). The attempt's lease ends; when it failed and a redelivery was asked for meanwhile, the
+// delivery is saved as `redelivered` (due at `atMs`, a fresh schedule) instead. Returns per delivery false when the
+// endpoint is gone, else its failingSince ('' if none).
 const SETTLE = `
 local function settle(k, a)
   if a.ackSeq ~= '' then redis.pcall('XACK', k.log, a.group, a.ackSeq) end
   if redis.call('EXISTS', k.endpoint) == 0 then return false end
+  if a.outcome ~= 'none' then
+    redis.call('ZREM', k.leases, a.id)
+    if redis.call('SREM', k.again, a.id) == 1 and a.outcome == 'failed' then
+      a.json = a.redelivered
+      a.status = 'PENDING'
+      a.due = a.atMs
+    end
+  end
   redis.call('HSET', k.deliveries, a.id, a.json)
   if a.status == 'PENDING' then
     redis.call('ZADD', k.retry, a.due, a.id)
@@ -81,7 +113,7 @@ for i = 0, #KEYS / ${SETTLE_KEYS.length} - 1 do
 end
 return out`;
 
-// KEYS: retry, deliveries. ARGV: now, count, lease until. Returns the records claimed.
+// KEYS: retry, deliveries, leases. ARGV: now, count, lease until. Returns the records claimed (each leased).
 const CLAIM_DUE = `
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
 local out = {}
@@ -89,12 +121,41 @@ for _, id in ipairs(ids) do
   local record = redis.call('HGET', KEYS[2], id)
   if record then
     redis.call('ZADD', KEYS[1], ARGV[3], id)
+    redis.call('ZADD', KEYS[3], ARGV[3], id)
     table.insert(out, record)
   else
     redis.call('ZREM', KEYS[1], id)
   end
 end
 return out`;
+
+// A redelivery, one attempt at a time (store.ts). KEYS: deliveries, retry, recent, leases, again, endpoint, log.
+// ARGV: id, the record as read, the record redelivered, now, group, the event's log entry ('' for a test event).
+// Returns 'changed' when the record moved since it was read (the caller reads it again), 'gone', 'in_flight' (an
+// attempt is under way: noted in `again`), or 'queued'.
+const REDELIVER = `
+if redis.call('EXISTS', KEYS[6]) == 0 then return 'gone' end
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 'gone' end
+if current ~= ARGV[2] then return 'changed' end
+local lease = tonumber(redis.call('ZSCORE', KEYS[4], ARGV[1]) or '0')
+local fromLog = false
+if ARGV[6] ~= '' then
+  local pending = redis.pcall('XPENDING', KEYS[7], ARGV[5], ARGV[6], ARGV[6], 1)
+  fromLog = type(pending) == 'table' and pending.err == nil and #pending > 0
+end
+if lease > tonumber(ARGV[4]) or fromLog then
+  redis.call('SADD', KEYS[5], ARGV[1])
+  return 'in_flight'
+end
+redis.call('ZREM', KEYS[4], ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 'queued'`;
+
+/** Reads of a record a redelivery makes before it finds it unchanged (each change is an attempt settling). */
+const REDELIVER_READS = 5;
 
 /** The hash fields of an endpoint (null as ''). */
 function endpointFields(e: Partial<StoredEndpoint>): string[] {
@@ -161,6 +222,8 @@ function redisContext(options: RedisOutboundStoreOptions) {
     retry: (id: string) => redis.key('webhooks', 'retry', id),
     recent: (id: string) => redis.key('webhooks', 'recent', id),
     deliveries: (id: string) => redis.key('webhooks', 'deliveries', id),
+    leases: (id: string) => redis.key('webhooks', 'leases', id),
+    again: (id: string) => redis.key('webhooks', 'again', id),
   };
   const group = (id: string) => `webhooks:${id}`;
   const events = (entries: StreamEntry[]) =>
@@ -211,6 +274,8 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         recent: k.recent(id),
         endpoint: k.endpoint(id),
         log: logKey,
+        leases: k.leases(id),
+        again: k.again(id),
       };
       const args: SettleArgs = {
         id: record.id,
@@ -223,6 +288,9 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         recentMax: String(recentKept),
         outcome,
         at: new Date(atMs).toISOString(),
+        // Only a failed attempt may need it (a redelivery asked for meanwhile).
+        redelivered: outcome === 'failed' ? JSON.stringify(redeliveryOf(record, atMs)) : '',
+        atMs: String(atMs),
       };
       if (batch.length === 0) setImmediate(flush);
       batch.push([SETTLE_KEYS.map((name) => keys[name]), SETTLE_ARGS.map((name) => args[name]), done, failed]);
@@ -266,7 +334,7 @@ function redisEndpoints({ redis, logKey, c, k, group }: RedisContext): Pick<Outb
     },
     async deleteEndpoint(id) {
       const removed = Number(await redis.durable((p) => p.zrem(k.endpoints, id)));
-      await c.del(k.endpoint(id), k.retry(id), k.recent(id), k.deliveries(id));
+      await c.del(k.endpoint(id), k.retry(id), k.recent(id), k.deliveries(id), k.leases(id), k.again(id));
       await c.xgroup('DESTROY', logKey, group(id)).catch(() => {});
       return removed === 1;
     },
@@ -312,12 +380,27 @@ function redisDeliveries({
     async enqueue(record) {
       return (await settleSoon(record, null, 'none', 0)) !== null;
     },
+    async redeliver(endpointId, deliveryId, now) {
+      const keys = [k.deliveries, k.retry, k.recent, k.leases, k.again, k.endpoint].map((key) => key(endpointId));
+      for (let read = 0; read < REDELIVER_READS; read++) {
+        const json = await c.hget(k.deliveries(endpointId), deliveryId);
+        if (!json) return { outcome: 'gone', record: null };
+        const record = parse(json);
+        const again = redeliveryOf(record, now);
+        const args = [deliveryId, json, JSON.stringify(again), String(now), group(endpointId), logSeqOf(record) ?? ''];
+        const outcome = String(await redis.durable((p) => p.eval(REDELIVER, keys.length + 1, ...keys, logKey, ...args)));
+        if (outcome === 'gone') return { outcome, record: null };
+        if (outcome === 'in_flight') return { outcome, record };
+        if (outcome === 'queued') return { outcome, record: again };
+      }
+      throw new RedeliveryContendedError(`delivery ${deliveryId} kept changing while being redelivered`);
+    },
     async claimDue(id, now, count, leaseUntil) {
       // Most passes find nothing due: a plain read, sent with the other commands of its tick, spares them the
       // script and the durable write's own round trip.
       if ((await c.zrangebyscore(k.retry(id), '-inf', now, 'LIMIT', 0, 1)).length === 0) return [];
       const json = (await redis.durable((p) =>
-        p.eval(CLAIM_DUE, 2, k.retry(id), k.deliveries(id), String(now), String(count), String(leaseUntil)),
+        p.eval(CLAIM_DUE, 3, k.retry(id), k.deliveries(id), k.leases(id), String(now), String(count), String(leaseUntil)),
       )) as string[];
       return json.map(parse);
     },

@@ -10,6 +10,11 @@
 // - A failed attempt moves the delivery into the endpoint's RETRY SET (due
 //   time -> delivery), in the same atomic write that takes it off the pending
 //   list: no moment exists where it is in neither.
+// - One attempt at a time per delivery (as Stripe and Svix): a retry claimed
+//   from the retry set is LEASED until its attempt settles (or the lease runs
+//   out: its replica died). A redelivery never starts a second attempt beside
+//   one under way: it is noted, and should that attempt fail, its delivery is
+//   due at once on a fresh schedule instead of the next step of the old one.
 // - Settled deliveries are kept for the delivery log: the newest RECENT_DELIVERIES_KEPT
 //   per endpoint, plus those in the retry set.
 //
@@ -26,6 +31,9 @@ type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' | 'kinds
   /** Re-enabled by hand: the failure streak starts over. */
   resetHealth?: boolean;
 };
+
+/** What came of a redelivery (see OutboundStore.redeliver), with the delivery as it now stands. */
+export type Redelivery = { outcome: 'queued' | 'in_flight'; record: DeliveryRecord } | { outcome: 'gone'; record: null };
 
 /** How an attempt went, for the endpoint's health. */
 export type AttemptOutcome = 'ok' | 'failed';
@@ -64,13 +72,22 @@ export interface OutboundStore {
    * Records an attempt and where its delivery stands now, in one atomic write: PENDING goes to the retry set at
    * `nextAttemptAt`, SUCCEEDED and FAILED to the recent list; `ackSeq` (a first attempt, read from the log) takes
    * its event off the in-flight list; `outcome` updates the endpoint's health (`atMs`: when the attempt was made).
+   * The delivery's lease ends; a failed attempt during which a redelivery was asked for leaves it due at `atMs` on
+   * a fresh schedule (model.ts, redeliveryOf).
    */
   recordAttempt(record: DeliveryRecord, ackSeq: string | null, outcome: AttemptOutcome, atMs: number): Promise<SettleResult>;
   /**
-   * Queues a delivery no attempt produced (a redelivery, a test event): into the retry set at its `nextAttemptAt`,
-   * the endpoint's health untouched. False when the endpoint is gone.
+   * Queues a new delivery no attempt produced (a test event): into the retry set at its `nextAttemptAt`, the
+   * endpoint's health untouched. False when the endpoint is gone.
    */
   enqueue(record: DeliveryRecord): Promise<boolean>;
+  /**
+   * A redelivery, one attempt at a time, decided in one atomic step: with an attempt under way (a leased retry, or
+   * its event in flight from the log), nothing starts and the request is noted for that attempt's outcome
+   * ('in_flight'); otherwise the delivery is due at `now` on a fresh schedule, a retry waiting brought forward
+   * rather than doubled ('queued'). 'gone': no such delivery, or no such endpoint.
+   */
+  redeliver(endpointId: string, deliveryId: string, now: number): Promise<Redelivery>;
   /** Deliveries of the retry set due at `now`, leased until `leaseUntil` (another replica takes them after it). */
   claimDue(endpointId: string, now: number, count: number, leaseUntil: number): Promise<DeliveryRecord[]>;
   getDelivery(endpointId: string, deliveryId: string): Promise<DeliveryRecord | null>;

@@ -275,13 +275,13 @@ interface StartRequest {
 /** A batch after a start, an approval or a resume, and what changed: queued for approval, started, resumed, or nothing (already so). */
 export type StartOutcome = { batch: BatchDoc; change: 'queued_for_approval' | 'started' | 'resumed' | 'none' };
 
-/** startPayoutBatch: refuses a shortfall unless told to send what fits; with approval required, only queues. */
+/** startPayoutBatch: refuses a shortfall unless told to send what fits; with approval required (by the settings or the batch's own rule), only queues. */
 export async function startBatch(docs: DocStore, id: string, request: StartRequest): Promise<StartOutcome> {
   const batch = await readBatch(docs, id);
   if (FINAL_STATUSES.has(batch.status) || batch.status === 'CANCELLING') throw new PayoutBatchStateError(batch.status, 'final');
   if (batch.status === 'QUEUED' || batch.status === 'RUNNING') return { batch, change: 'none' };
   if (batch.status === 'DRAFT' && batch.itemCount === 0) throw new PayoutBatchStateError(batch.status, 'empty');
-  if (batch.status === 'DRAFT' && request.approvalRequired) {
+  if (batch.status === 'DRAFT' && (request.approvalRequired || batch.approval.required)) {
     const items = await readItems(docs, batch);
     checkPagesComplete(batch, items);
     const short = shortfalls(items, batch.feeBps, await request.balance());

@@ -38,7 +38,8 @@ export type PayoutBatchSettings = PayoutBatchConfig;
 /** Payout batches for the schema: create, fill, start, approve, cancel, read and watch; the runner sends them. */
 export interface PayoutBatches {
   readonly settings: PayoutBatchSettings;
-  create(input: { scopedKey: string; label: string; createdBy: string }): Promise<BatchDoc>;
+  /** `requireApproval`: a second person must approve it, whatever PAYOUT_BATCH_APPROVAL says (it never waives it). */
+  create(input: { scopedKey: string; label: string; createdBy: string; requireApproval?: boolean }): Promise<BatchDoc>;
   addItems(id: string, page: number, items: ItemInput[]): Promise<AddedPage>;
   /** Null when no batch has this id. */
   get(id: string): Promise<BatchDoc | null>;
@@ -95,8 +96,9 @@ export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches 
 
   return {
     settings,
-    async create(input) {
-      return createBatch(docs, { ...input, feeBps: settings.feeBps, approvalRequired: settings.approvalRequired, now: new Date() });
+    async create({ requireApproval = false, ...input }) {
+      const approvalRequired = settings.approvalRequired || requireApproval;
+      return createBatch(docs, { ...input, feeBps: settings.feeBps, approvalRequired, now: new Date() });
     },
     addItems(id, page, items) {
       return addPage(docs, id, page, items, settings.maxItems);

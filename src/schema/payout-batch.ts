@@ -220,7 +220,7 @@ builder.node(PayoutBatchRef, {
     status: t.field({ type: PayoutBatchStatusEnum, resolve: (b) => b.status, description: 'Where it stands.' }),
     awaitingApproval: t.boolean({
       resolve: (b) => b.status === 'QUEUED' && b.approval.required && b.approval.approvedBy === null,
-      description: 'Started, and waiting for approvePayoutBatch by another person (PAYOUT_BATCH_APPROVAL=required).',
+      description: 'Started, and waiting for approvePayoutBatch by another person (PAYOUT_BATCH_APPROVAL=required, or requireApproval).',
     }),
     settled: t.exposeBoolean('settled', {
       description: 'Nothing more will be sent and every sent item has its final status (the batch will not change again).',
@@ -352,6 +352,11 @@ const CreatePayoutBatchInput = builder.inputType('CreatePayoutBatchInput', {
       description: `${IDEMPOTENCY_KEY_DESCRIPTION} The batch's items derive their ext_ids from it.`,
     }),
     label: t.string({ required: true, description: 'Your name for the batch (e.g. "Salaries March"), at most 200 characters.' }),
+    requireApproval: t.boolean({
+      defaultValue: false,
+      description:
+        'Once started, the batch waits for approvePayoutBatch by someone else (four eyes), as under PAYOUT_BATCH_APPROVAL=required. It can only add that rule: false never waives PAYOUT_BATCH_APPROVAL=required.',
+    }),
   }),
 });
 
@@ -368,7 +373,7 @@ paymentMutation('createPayoutBatch', {
     checks.maxLength(checks.at('label'), input.label, 200);
   },
   idempotency: { key: (input) => input.idempotencyKey },
-  request: (input, key) => ({ label: input.label, scopedKey: key! }),
+  request: (input, key) => ({ label: input.label, scopedKey: key!, requireApproval: input.requireApproval ?? false }),
   execute: async (request, ctx) => {
     const batch = await batches(ctx).create({ ...request, createdBy: ctx.principal!.subject });
     return { reference: batch.id };
@@ -459,7 +464,7 @@ const START_ERRORS = [PayoutBatchShortfallError, PayoutBatchNotFoundError, Payou
 
 paymentMutation('startPayoutBatch', {
   description:
-    'Checks every wallet covers its items (amount + fees) and starts the batch: a replica sends it in chunks of 100, paced under the service’s rate. With PAYOUT_BATCH_APPROVAL=required it only queues the batch for approvePayoutBatch. A PAUSED batch resumes: the items the service refused for funds are checked again with the rest and sent again, each under a new ext_id; items set aside by sendWhatFits stay unsent. Starting a started batch changes nothing.',
+    'Checks every wallet covers its items (amount + fees) and starts the batch: a replica sends it in chunks of 100, paced under the service’s rate. With PAYOUT_BATCH_APPROVAL=required, or a batch created with requireApproval, it only queues the batch for approvePayoutBatch. A PAUSED batch resumes: the items the service refused for funds are checked again with the rest and sent again, each under a new ext_id; items set aside by sendWhatFits stay unsent. Starting a started batch changes nothing.',
   arg: { name: 'input', type: StartPayoutBatchInput },
   payload: payload('StartPayoutBatchPayload', 'The batch, queued to run or waiting for approval.'),
   errors: START_ERRORS,
@@ -483,7 +488,7 @@ const BatchIdInput = (name: string, description: string) =>
 
 paymentMutation('approvePayoutBatch', {
   description:
-    'Approves a batch waiting for approval (PAYOUT_BATCH_APPROVAL=required) and starts it. Needs payouts:approve, and someone other than who created or started it.',
+    'Approves a batch waiting for approval (PAYOUT_BATCH_APPROVAL=required, or created with requireApproval) and starts it. Needs payouts:approve, and someone other than who created or started it.',
   arg: { name: 'input', type: BatchIdInput('ApprovePayoutBatchInput', 'The batch to approve.') },
   payload: payload('ApprovePayoutBatchPayload', 'The approved batch, queued to run.'),
   errors: [SelfApprovalError, ...START_ERRORS],

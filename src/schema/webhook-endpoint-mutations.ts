@@ -210,7 +210,8 @@ const RedeliverInput = builder.inputType('RedeliverWebhookInput', {
 });
 
 paymentMutation('redeliverWebhook', {
-  description: 'Sends a delivery again (FAILED or not), with the same webhook-id, and a fresh retry schedule.',
+  description:
+    'Sends a delivery again (FAILED or not), with the same webhook-id, and a fresh retry schedule. One attempt at a time: a retry waiting is brought forward; during an attempt under way nothing more starts, and should that attempt fail the delivery is tried again at once.',
   arg: { name: 'input', type: RedeliverInput },
   payload: DeliveryPayload('RedeliverWebhookPayload', 'The delivery, queued.'),
   errors: [WebhookDeliveryNotFoundError, WebhooksUnavailableError],

@@ -51,7 +51,7 @@ describe('client/generated', () => {
     const entries = Object.entries(manifest);
     expect(entries).toHaveLength(names.length);
     for (const [hash, document] of entries) expect(hash).toBe(documentHash(document));
-    const manifestNames = entries.map(([, document]) => (parse(document).definitions[0] as OperationDefinitionNode).name?.value);
+    const manifestNames = entries.map(([, document]) => operationOf(document).name?.value);
     expect(new Set(manifestNames)).toEqual(new Set(names));
   });
 
@@ -61,7 +61,12 @@ describe('client/generated', () => {
     for (const [name, document] of documents) {
       const text = manifest[documentHashOf(document as DocumentNode) as keyof typeof manifest];
       expect(text, name).toBeDefined();
-      expect((parse(text).definitions[0] as OperationDefinitionNode).name?.value, name).toBe(name.replace(/Document$/, ''));
+      expect(operationOf(text).name?.value, name).toBe(name.replace(/Document$/, ''));
     }
   });
 });
+
+/** The operation of a manifest document (which carries the fragments it spreads beside it). */
+function operationOf(document: string): OperationDefinitionNode {
+  return parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+}

@@ -1,5 +1,6 @@
 // The back office's journeys (issue 35), each in French and in English side by side, in one Chromium against one
-// gateway in sandbox mode (TRUSTED_DOCUMENTS=enforce, PAYOUT_BATCH_APPROVAL=required), with the sandbox's webhooks
+// gateway in sandbox mode (TRUSTED_DOCUMENTS=enforce, PAYOUT_BATCH_APPROVAL at its default: the console asks for the
+// second approver itself), with the sandbox's webhooks
 // delivered to it and a webhook receiver of the test's own over real HTTP. One file for the three, so the suite pays
 // for one browser and one gateway:
 // - Support: a read-only agent finds a charge by the customer's phone, opens it and reads its timeline from the event
@@ -203,6 +204,8 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Webhooks (
     const { page, texts: L, problems, close } = await openAs(browser, stack, { language, path: '/developers' });
     await page.getByRole('heading', { level: 1, name: L.developers.title }).waitFor();
     await page.getByLabel(L.developers.url, { exact: true }).fill(`${receiverUrl}${path}`);
+    // Test events only: the payments the other journeys make meanwhile (500 payouts) are not this endpoint's.
+    await page.getByRole('region', { name: L.developers.create }).getByRole('checkbox', { name: 'webhook.test' }).check();
     await page.getByRole('button', { name: L.developers.create }).click();
     const secret = page.getByLabel(L.developers.secretLabel);
     await expect.poll(() => secret.innerText()).toMatch(/^whsec_\S+$/);
@@ -231,8 +234,9 @@ describe.skipIf(!hasChromium).concurrent.each(['fr', 'en'] as const)('Webhooks (
     answers.set(path, 204);
     await delivery.getByRole('button', { name: L.developers.redeliver }).click();
     await delivery.getByText(L.status.SUCCEEDED, { exact: true }).waitFor();
-    // Its attempts: the failures, then the 204.
-    await delivery.getByRole('cell', { name: '204' }).waitFor();
+    // Its attempts: the failures, then a 204 (two, when the scheduled retry came just before the redelivery was asked
+    // for: a redelivery of a delivered event sends it again, as Stripe's and Svix's do; never two at once).
+    await delivery.getByRole('cell', { name: '204' }).first().waitFor();
     expect(await delivery.getByRole('cell', { name: '500' }).count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await close();

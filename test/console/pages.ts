@@ -13,10 +13,12 @@ export interface ConsolePage {
 
 const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name }).waitFor();
 
-/** A small batch awaiting approval (the stack requires one), for the batch's page. */
+/** A small batch awaiting approval (it asks for a second person), for the batch's page. */
 async function batchAwaitingApproval(stack: ConsoleStack): Promise<string> {
   const key = `pages-${Date.now()}`;
-  const created = await stack.graphql(CreatePayoutBatchDocument, { create: { idempotencyKey: key, label: 'Paie de test' } });
+  const created = await stack.graphql(CreatePayoutBatchDocument, {
+    create: { idempotencyKey: key, label: 'Paie de test', requireApproval: true },
+  });
   const batch = created.data!.createPayoutBatch;
   if (batch.__typename !== 'CreatePayoutBatchPayload') throw new Error(`createPayoutBatch: ${batch.__typename}`);
   const items = [

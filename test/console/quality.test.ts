@@ -4,6 +4,7 @@
 // page (printed for two cold loads; asserted generously, 4 s for the best of them, since the test suite shares the
 // two cores with every other file: bench/console.ts measures it against the 1.5 s bar). One Chromium for the file; pages in parallel.
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
@@ -74,6 +75,26 @@ describe('/console over HTTP', () => {
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('id="root"');
     expect((await fetch(`${stack.consoleUrl}/assets/gone-1234.js`)).status).toBe(404);
+  });
+
+  it('answers HEAD as GET without a body: the page, a page of the app, an asset; a missing asset is 404', async () => {
+    const html = await (await fetch(`${stack.consoleUrl}/`)).text();
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    for (const [target, encoding] of [
+      ['/console/', 'gzip'],
+      ['/console/payments?type=charges', ''],
+      [script, 'br'],
+    ] as const) {
+      const get = await rawExchange('GET', target, encoding);
+      const head = await rawExchange('HEAD', target, encoding);
+      expect(head.status, target).toBe(200);
+      // The very headers GET sends (content-length included: the length GET's body has), and not a byte after them.
+      expect(head.headers, target).toEqual(get.headers);
+      expect(Number(head.headers['content-length'])).toBe(get.body.length);
+      expect(get.body.length).toBeGreaterThan(0);
+      expect(head.body.length, target).toBe(0);
+    }
+    expect((await rawExchange('HEAD', '/console/assets/gone-1234.js', '')).status).toBe(404);
   });
 
   it('keeps its initial JavaScript within 250 KB gzipped, and loads each page’s code apart', async () => {
@@ -147,3 +168,28 @@ describe.skipIf(!hasChromium)('/console in Chromium', () => {
     expect(results.length).toBe(pages.length);
   }, 90_000);
 });
+
+/**
+ * One request over a socket of its own, read to the connection's close: what follows the headers is every byte the
+ * server sent (an HTTP client would not read a body after HEAD, so could not tell).
+ */
+async function rawExchange(method: 'GET' | 'HEAD', target: string, encoding: string) {
+  const { host } = new URL(stack.gateway.url);
+  const socket = connect({ host: host.split(':')[0], port: Number(host.split(':')[1]) });
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => socket.on('end', resolve).on('error', reject));
+  const accept = encoding ? `accept-encoding: ${encoding}\r\n` : '';
+  socket.write(`${method} ${target} HTTP/1.1\r\nhost: ${host}\r\n${accept}connection: close\r\n\r\n`);
+  await ended;
+  const all = Buffer.concat(chunks);
+  const split = all.indexOf('\r\n\r\n');
+  const [statusLine, ...lines] = all.subarray(0, split).toString('latin1').split('\r\n');
+  const headers = Object.fromEntries(
+    lines
+      .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const)
+      // The time and the connection differ between two answers; everything else must not.
+      .filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
+  );
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: all.subarray(split + 4) };
+}

@@ -1,7 +1,8 @@
 // The back office's browser suites start what `npm start` starts: a gateway in sandbox mode (in this process, on a
 // real port, since the browser needs one) in front of a sandbox over real HTTP, with the sandbox's webhooks
 // delivered to it, serving the console built once per run (test/compile-once.ts). Trusted documents are enforced,
-// so every operation the console sends must be in the manifest; payout batches need a second approver.
+// so every operation the console sends must be in the manifest. PAYOUT_BATCH_APPROVAL is left at its default (none):
+// a payroll submitted in the console awaits a second person because the console asks for one (requireApproval).
 import { randomBytes } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -37,7 +38,6 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
       PORT: '0',
       HOST: '127.0.0.1',
       TRUSTED_DOCUMENTS: 'enforce',
-      PAYOUT_BATCH_APPROVAL: 'required',
       LOG_LEVEL: 'silent',
       ...env,
     }),

@@ -1,5 +1,6 @@
 // Four eyes with three people: the creator may never approve, even when someone else started the batch. (The
-// starter rule alone is pinned in test/schema/payout-batch.test.ts, where one subject creates and starts.)
+// starter rule alone is pinned in test/schema/payout-batch.test.ts, where one subject creates and starts.) And a
+// batch's own requireApproval: false never waives PAYOUT_BATCH_APPROVAL=required.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStack, type TestStack } from '../helpers/gateway.js';
@@ -30,4 +31,15 @@ it('A creates, C starts, A approves: refused (the creator never approves); B app
 
   const byOther = (await stack.gql(ApproveBatch, { input: { batchId: id } }, as(bob!))).data!.approvePayoutBatch;
   expect(byOther).toMatchObject({ __typename: 'ApprovePayoutBatchPayload', batch: { approvedBy: 'bob', awaitingApproval: false } });
+});
+
+it('requireApproval: false does not waive PAYOUT_BATCH_APPROVAL=required', async () => {
+  const token = await stack.mintToken(['payouts:write', 'payments:read'], 'dave');
+  const as = { authorization: `Bearer ${token}` };
+  const input = { idempotencyKey: randomUUID(), label: 'no waiver', requireApproval: false };
+  const created = (await stack.gql(CreateBatch, { input }, as)).data!.createPayoutBatch;
+  if (created.__typename !== 'CreatePayoutBatchPayload') throw new Error(created.__typename);
+  await stack.gql(AddItems, { input: { batchId: created.batch.id, page: 1, items: [item(2)] } }, as);
+  const started = (await stack.gql(StartBatch, { input: { batchId: created.batch.id } }, as)).data!.startPayoutBatch;
+  expect(started).toMatchObject({ __typename: 'StartPayoutBatchPayload', batch: { status: 'QUEUED', awaitingApproval: true } });
 });

@@ -19,7 +19,8 @@ import { isTypedError } from '../lib/errors.js';
 import { resultsCsv, type ResultItem } from '../lib/payroll.js';
 import { mayApprove, mayDo } from '../lib/scopes.js';
 import { useSession } from '../session.js';
-import { DataTable, DateTime, download, ErrorText, Money, Status } from '../ui/common.js';
+import { DateTime, download, ErrorText, Money, Status } from '../ui/common.js';
+import { WalletTotals } from '../ui/wallet-totals.js';
 
 const FINAL = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED']);
 
@@ -154,20 +155,7 @@ export default function Batch({ id }: { id: string }) {
       </div>
       <ErrorText error={approval.error ?? cancellation.error ?? resumption.error} typed={typed ?? null} />
       <h2>{t('batch.wallets')}</h2>
-      <DataTable
-        caption={t('batch.wallets')}
-        rows={batch.wallets}
-        rowKey={(w) => w.wallet}
-        empty=""
-        columns={[
-          { key: 'wallet', header: t('payouts.wallet'), cell: (w) => t(`operator.${w.wallet}`) },
-          { key: 'items', header: t('payouts.items'), cell: (w) => w.items },
-          { key: 'amount', header: t('payments.amount'), cell: (w) => <Money amount={w.amount} /> },
-          { key: 'fees', header: t('payroll.fees'), cell: (w) => <Money amount={w.fees} /> },
-          { key: 'total', header: t('payroll.total'), cell: (w) => <Money amount={w.total} /> },
-          { key: 'available', header: t('payroll.available'), cell: (w) => <Money amount={w.available} /> },
-        ]}
-      />
+      <WalletTotals caption={t('batch.wallets')} rows={batch.wallets} />
     </section>
   );
 }

@@ -10,7 +10,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import {
   ConsoleEventsDocument,
   ConsoleWebhookDeliveriesDocument,
-  ConsoleWebhookEndpointsDocument,
+  WebhookEndpointsDocument,
   CreateWebhookEndpointDocument,
   RedeliverWebhookDocument,
   ReplayWebhookEventsDocument,
@@ -19,14 +19,14 @@ import {
   UpdateWebhookEndpointDocument,
   WebhookEventKindsDocument,
   type ConsoleEventsSubscription,
-  type ConsoleWebhookEndpointsQuery,
+  type WebhookEndpointsQuery,
 } from '../../../client/generated/graphql.js';
 import { useLanguage } from '../i18n.js';
 import { isTypedError } from '../lib/errors.js';
 import { localDay } from '../lib/format.js';
 import { DataTable, DateTime, ErrorText, useLiveRefresh } from '../ui/common.js';
 
-type Endpoint = ConsoleWebhookEndpointsQuery['webhookEndpoints']['edges'][number]['node'];
+type Endpoint = WebhookEndpointsQuery['webhookEndpoints']['edges'][number]['node'];
 
 function Health({ endpoint }: { endpoint: Endpoint }) {
   const { t } = useLanguage();
@@ -321,7 +321,7 @@ export default function Developers() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const chosen = new URLSearchParams(search).get('endpoint');
-  const [{ data, error }, refetch] = useQuery({ query: ConsoleWebhookEndpointsDocument });
+  const [{ data, error }, refetch] = useQuery({ query: WebhookEndpointsDocument });
   const [{ data: kindData }] = useQuery({ query: WebhookEventKindsDocument });
   const kinds = kindData?.webhookEventKinds ?? [];
   const refresh = () => refetch({ requestPolicy: 'network-only' });

@@ -8,7 +8,7 @@ import {
   ConsoleCheckoutDocument,
   ConsoleTimelineDocument,
   ConsoleWebhookDeliveriesDocument,
-  ConsoleWebhookEndpointsDocument,
+  WebhookEndpointsDocument,
 } from '../../../client/generated/graphql.js';
 import { useLanguage } from '../i18n.js';
 import { useSession } from '../session.js';
@@ -82,7 +82,7 @@ function EventDeliveries({ eventIds, since }: { eventIds: string[]; since: strin
   const { t } = useLanguage();
   const { claims } = useSession();
   const allowed = claims?.scopes.has('webhooks:manage') ?? false;
-  const [{ data }] = useQuery({ query: ConsoleWebhookEndpointsDocument, pause: !allowed });
+  const [{ data }] = useQuery({ query: WebhookEndpointsDocument, pause: !allowed });
   const ids = useMemo(() => new Set(eventIds), [eventIds]);
   if (!allowed || !data) return null;
   return (

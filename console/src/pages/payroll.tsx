@@ -17,6 +17,7 @@ import { RULE_TEXT } from '../lib/phone.js';
 import { previewPayroll, TEMPLATE_CSV, type PayrollPreview, type RowProblem } from '../lib/payroll.js';
 import { settings } from '../settings.js';
 import { DataTable, download, Money } from '../ui/common.js';
+import { WalletTotals } from '../ui/wallet-totals.js';
 
 const PAGE = 500;
 
@@ -76,29 +77,20 @@ function Preview({ preview }: { preview: PayrollPreview }) {
         <h2 id="totals-title">
           {t('payroll.totals')} <span className="count">({t('payroll.goodRows', { count: preview.rows.length })})</span>
         </h2>
-        <DataTable
+        <WalletTotals
           caption={t('payroll.totals')}
-          rows={preview.totals}
-          rowKey={(w) => w.wallet}
-          empty=""
-          columns={[
-            { key: 'wallet', header: t('payouts.wallet'), cell: (w) => t(`operator.${w.wallet}`) },
-            { key: 'items', header: t('payouts.items'), cell: (w) => w.items },
-            { key: 'amount', header: t('payments.amount'), cell: (w) => <Money amount={w.amount} /> },
-            { key: 'fees', header: t('payroll.fees'), cell: (w) => <Money amount={w.fees} /> },
-            { key: 'total', header: t('payroll.total'), cell: (w) => <Money amount={w.total} /> },
-            { key: 'available', header: t('payroll.available'), cell: (w) => <Money amount={available.get(w.wallet)} /> },
+          rows={preview.totals.map((w) => ({ ...w, available: available.get(w.wallet) }))}
+          more={[
             {
               key: 'shortfall',
               header: t('payroll.shortfall'),
               cell: (w) => {
-                const have = available.get(w.wallet);
-                if (have === undefined) return '—';
-                return have >= w.total ? (
+                if (w.available == null) return '—';
+                return w.available >= w.total ? (
                   t('payroll.enough')
                 ) : (
                   <strong className="error">
-                    <Money amount={w.total - have} />
+                    <Money amount={w.total - w.available} />
                   </strong>
                 );
               },
@@ -141,7 +133,8 @@ export default function Payroll() {
       setProgress(null);
     };
     const created = await client
-      .mutation(CreatePayoutBatchDocument, { create: { idempotencyKey: key, label: label || fileName } })
+      // A payroll always waits for a second person (four eyes), whatever PAYOUT_BATCH_APPROVAL says.
+      .mutation(CreatePayoutBatchDocument, { create: { idempotencyKey: key, label: label || fileName, requireApproval: true } })
       .toPromise();
     const batch = created.data?.createPayoutBatch;
     if (created.error) return fail(combinedErrorText(created.error, language));
