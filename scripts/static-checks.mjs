@@ -12,7 +12,9 @@
 import { spawn } from 'node:child_process';
 
 const checks = [
-  ['typecheck', 'npx', ['tsc', '-b', 'tsconfig.check.json', 'console/tsconfig.json']],
+  // TypeScript 7, the native compiler (package typescript-native): the same checks in a quarter of the CPU. The
+  // package named typescript stays at 5.x for typescript-eslint's parser; both ship a `tsc` bin, so it is called by path.
+  ['typecheck', process.execPath, ['node_modules/typescript-native/bin/tsc', '-b', 'tsconfig.check.json', 'console/tsconfig.json']],
   ['eslint', 'npx', ['eslint', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.']],
   ['prettier', 'npx', ['prettier', '--check', '--cache', '--cache-strategy', 'content', '.']],
 ];

@@ -149,7 +149,7 @@ describe('the frontend guide’s recipes against `npm start`', () => {
     // A file written anew checks everything again (tsc -b keeps a build info whose inputs did not change in content).
     const written = files.map(([name, text]) => writeIfChanged(path.join(checked, name), text));
     if (written.some(Boolean)) rmSync(buildInfo, { force: true });
-    const tsc = spawn(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', checked], {
+    const tsc = spawn(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript-native', 'bin', 'tsc'), '-b', checked], {
       cwd: repoRoot,
     });
     let output = '';
