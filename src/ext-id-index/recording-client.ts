@@ -26,7 +26,11 @@ async function quietly(index: ExtIdIndex, entries: ExtIdEntry[], log: Logger): P
   }
 }
 
-/** The same client, recording in `index` the ext_id of every charge it creates or reads. */
+/**
+ * The same client, recording in `index` the ext_id of every charge it creates or reads. A creation waits for its
+ * entry (a search right after it finds the charge); a read does not wait (its answer is never slowed by the index):
+ * its write is sent at once, ahead of any later search on the same connection.
+ */
 export function recordingExtIds(upstream: UpstreamClient, index: ExtIdIndex, log: Logger): UpstreamClient {
   return {
     ...upstream,
@@ -37,17 +41,17 @@ export function recordingExtIds(upstream: UpstreamClient, index: ExtIdIndex, log
     },
     async submitChargeOtp(input) {
       const charge = await upstream.submitChargeOtp(input);
-      await quietly(index, entriesOf([charge]), log);
+      void quietly(index, entriesOf([charge]), log);
       return charge;
     },
     async fetchCharge(reference) {
       const charge = await upstream.fetchCharge(reference);
-      await quietly(index, entriesOf([charge]), log);
+      void quietly(index, entriesOf([charge]), log);
       return charge;
     },
     async listCharges(filter, page) {
       const answer = await upstream.listCharges(filter, page);
-      await quietly(index, entriesOf(answer.items), log);
+      void quietly(index, entriesOf(answer.items), log);
       return answer;
     },
   };

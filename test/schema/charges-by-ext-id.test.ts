@@ -90,7 +90,7 @@ describe('charges(filter: { extId })', () => {
     expect(references(await byExtId(stack, { extId: 'order-never-made' }))).toEqual([]);
   });
 
-  it('finds a charge made straight at the service once a webhook carried it, or once it was fetched through the gateway', async () => {
+  it('finds a charge made straight at the service once a webhook carried it, or once it was fetched or listed through the gateway', async () => {
     const announced = await service.newCharge('opa_bf', '76000000', 1000, { ext_id: 'order-direct-1' });
     const fetched = await service.newCharge('opa_bf', '76000000', 1000, { ext_id: 'order-direct-2' });
     // The gateway has seen neither: the service itself cannot search by ext_id.
@@ -105,6 +105,11 @@ describe('charges(filter: { extId })', () => {
     const read = await stack.gql(ChargeByReference, { reference: fetched });
     expect(read.data?.charge?.extId, read.raw).toBe('order-direct-2');
     expect(references(await byExtId(stack, { extId: 'order-direct-2' }))).toEqual([fetched]);
+
+    const listed = await service.newCharge('opa_bf', '76000000', 1000, { ext_id: 'order-direct-3' });
+    expect(references(await byExtId(stack, { extId: 'order-direct-3' }))).toEqual([]);
+    expect(references(await byExtId(stack, {}, { first: 1 }))).toEqual([listed]);
+    expect(references(await byExtId(stack, { extId: 'order-direct-3' }))).toEqual([listed]);
   });
 
   it('drops an entry the service contradicts, from the answer and from the index', async () => {
