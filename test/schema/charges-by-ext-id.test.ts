@@ -1,7 +1,8 @@
 // `charges(filter: { extId })` over the sandbox over HTTP and the real Redis (a namespace of this file's own): a
 // charge made through the gateway is found by its ext_id; one made straight at the service is found once a webhook
 // carried it, or once it was fetched through the gateway; an index entry the service contradicts is dropped from the
-// answer and from the index; two API keys sharing a Redis namespace never see each other's charges. One gateway
+// answer and from the index; two API keys sharing a Redis namespace never see each other's charges; an index that
+// cannot be read is a typed SERVICE_UNAVAILABLE, in both languages (a redis-server of the test's own). One gateway
 // listens (the sandbox's webhooks need a socket); the second, of another merchant, runs in process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountPrefix, redisExtIdIndex } from '../../src/ext-id-index/index.js';
@@ -12,6 +13,7 @@ import { graphql } from '../gql/index.js';
 import { REDIS_URL, deleteByPrefix, uniqueNamespace } from '../events/redis-helpers.js';
 import { createOtpCharge } from '../helpers/charges.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { Api } from '../helpers/sandbox-api.js';
 import { waitFor } from '../helpers/wait.js';
@@ -134,5 +136,25 @@ describe('charges(filter: { extId })', () => {
     const theirs = await createOtpCharge(other, { extId: 'order-shared' });
     expect(references(await byExtId(stack, { extId: 'order-shared' }))).toEqual([mine.reference]);
     expect(references(await byExtId(other, { extId: 'order-shared' }))).toEqual([theirs.reference]);
+  });
+
+  it('answers SERVICE_UNAVAILABLE, in English and French, while its index cannot be read', async () => {
+    const own = await startRedisServer();
+    const cut = await startStack({ sharedSandbox: sandbox, env: { REDIS_URL: own.url }, inProcess: true });
+    try {
+      await createOtpCharge(cut, { extId: 'order-outage' });
+      expect(references(await byExtId(cut, { extId: 'order-outage' }))).toHaveLength(1);
+      await own.kill();
+      const res = await cut.gql(ChargesByExtId, { filter: { extId: 'order-outage' }, first: 10 });
+      expect(res.errors?.[0]?.extensions, res.raw).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        retryable: true,
+        messageFr: expect.stringMatching(/momentanément indisponible/),
+      });
+      expect(res.errors?.[0]?.message).toMatch(/temporarily unavailable/);
+    } finally {
+      await cut.close();
+      await own.stop();
+    }
   });
 });
