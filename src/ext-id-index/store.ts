@@ -42,6 +42,11 @@ export const MAX_REFERENCES_PER_EXT_ID = 20;
 /** The longest ext_id indexed: the gateway's own inputs allow 100 characters; a longer one is not an ext_id of ours. */
 export const MAX_INDEXED_EXT_ID_LENGTH = 255;
 const DEFAULT_MAX_MEMORY_EXT_IDS = 100_000;
+/**
+ * An entry written lately is not written again before this (the console reads the first page each second): what it
+ * costs is that "most recently seen" and the retention count from a sighting up to ten minutes older.
+ */
+const REWRITE_AFTER_MS = 10 * 60 * 1000;
 
 /**
  * The storage prefix of one API key's index: a digest of the key (never the key itself), so two merchants' entries
@@ -106,9 +111,13 @@ export function memoryExtIdIndex(options: MemoryIndexOptions): ExtIdIndex {
   return {
     async record(entries) {
       const t = now();
+      let changed = false;
       for (const { extId, reference } of entries) {
         if (!indexable(extId)) continue;
         const k = key(extId);
+        const at = keys.get(k)?.[reference];
+        if (at !== undefined && t - at < REWRITE_AFTER_MS) continue;
+        changed = true;
         const seen = { ...keys.get(k), [reference]: t };
         keys.delete(k);
         keys.set(k, Object.fromEntries(newestKept(seen, t - options.retentionMs)));
@@ -117,7 +126,7 @@ export function memoryExtIdIndex(options: MemoryIndexOptions): ExtIdIndex {
         if (keys.size <= maxExtIds && Object.values(seen).some((at) => at > t - options.retentionMs)) break;
         keys.delete(oldest);
       }
-      if (entries.length > 0) saved();
+      if (changed) saved();
     },
     async references(extId) {
       const seen = keys.get(key(extId));
@@ -144,8 +153,6 @@ for i, key in ipairs(KEYS) do
 end
 return #KEYS`;
 
-/** Entries this process wrote lately are not written again before this (a page read each second would rewrite them). */
-const REWRITE_AFTER_MS = 10 * 60 * 1000;
 const MAX_RECENT_WRITES = 10_000;
 
 /** The index in Redis, shared by every replica and kept across restarts; keys expire a retention after their last write. */
