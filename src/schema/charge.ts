@@ -18,6 +18,7 @@ import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection } from './list-filter.js';
 import { chargesByExtId } from './charges-by-ext-id.js';
+import { MAX_REFERENCES_PER_EXT_ID } from '../ext-id-index/index.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
 import {
   IdempotencyConflictError,
@@ -117,8 +118,7 @@ const ChargeFilterInput = builder.inputType('ChargeFilter', {
     provider: t.field({ type: ProviderEnum, description: 'This operator only.' }),
     phone: t.string({ description: 'This customer phone only.' }),
     extId: t.string({
-      description:
-        'Exactly this external id of yours. It finds the charges the gateway has created or seen (made through it, or announced by a webhook, fetched or listed through it since), within the event retention (EVENT_RETENTION_HOURS), at most 20 per ext_id, each confirmed at the service before it is answered: the service itself cannot search by ext_id.',
+      description: `Exactly this external id of yours. It finds the charges the gateway has created or seen (made through it, or announced by a webhook, fetched or listed through it since), within the event retention (EVENT_RETENTION_HOURS), at most ${MAX_REFERENCES_PER_EXT_ID} per ext_id, each confirmed at the service before it is answered: the service itself cannot search by ext_id.`,
     }),
     dateFrom: t.field({ type: 'Date', description: 'Created on or after this day.' }),
     dateTo: t.field({ type: 'Date', description: 'Created on or before this day.' }),
