@@ -33,6 +33,11 @@ const layering = [
   ),
   layer('./src/events', ['./upstream', './redis', './logger.ts', './files'], 'events/ may import upstream, redis, logger, files.'),
   layer(
+    './src/ext-id-index',
+    ['./upstream', './redis', './logger.ts', './files'],
+    'ext-id-index/ (the ext_id index of charges seen) may import upstream, redis, logger, files.',
+  ),
+  layer(
     './src/inbound-webhooks',
     ['./events', './redis', './upstream', './logger.ts', './config.ts'],
     'inbound-webhooks/ may import events, redis, upstream, logger.',

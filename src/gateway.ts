@@ -16,6 +16,15 @@ import { CONSOLE_PATH, type ConsolePersona } from './console/serve.js';
 import { ConfigError, type Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { fileLogPersistence } from './events/log-file.js';
+import {
+  accountPrefix,
+  fileExtIdPersistence,
+  memoryExtIdIndex,
+  recordEventExtId,
+  recordingExtIds,
+  redisExtIdIndex,
+  type ExtIdIndex,
+} from './ext-id-index/index.js';
 import { realClock, type Clock } from './reconcile/clock.js';
 import { startReconciler, type Reconciler } from './reconcile/reconciler.js';
 import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js';
@@ -98,6 +107,8 @@ export interface StartGatewayOptions {
   listen?: boolean;
   /** Sandbox mode without Redis: keep webhook endpoints and their pending deliveries in this file across restarts. */
   outboundWebhooksFile?: string;
+  /** Sandbox mode without Redis: keep the ext_id index of the charges seen in this file across restarts. */
+  extIdIndexFile?: string;
   /** Tests: the time of webhook retries (a manual clock), name resolution of the SSRF check, the pass interval. */
   outboundWebhooks?: { now?: () => number; resolve?: Resolver; pollMs?: number };
   /** Where the console's build is (default dist/console/, what `npm run build` makes). */
@@ -231,6 +242,18 @@ async function openEventBus({ config, log, options, shutdown }: Startup, redis: 
   return bus;
 }
 
+/**
+ * The ext_id index of the charges the gateway sees (src/ext-id-index/), of this API key only: in Redis, else in
+ * memory (kept in a file when asked). Entries are kept as long as events are.
+ */
+function buildExtIdIndex({ config, options, shutdown }: Startup, service: PaymentService, redis: GatewayRedis | null): ExtIdIndex {
+  const settings = { account: accountPrefix(service.apiKey), retentionMs: config.events.retentionMs };
+  if (redis) return redisExtIdIndex(redis, settings);
+  const file = options.extIdIndexFile ? fileExtIdPersistence(options.extIdIndexFile) : null;
+  if (file) shutdown.add(async () => file.flush());
+  return memoryExtIdIndex({ ...settings, persistence: file ?? undefined });
+}
+
 function buildIdempotencyStore(
   { config, options }: Startup,
   redisParts: RedisParts | null,
@@ -325,9 +348,9 @@ function buildPayoutBatchRunner(
 function buildWebhookRoute(
   { config, log, options }: Startup,
   bus: EventBus,
-  live: LiveUpdates,
-  observability: Observability,
+  parts: { live: LiveUpdates; extIds: ExtIdIndex; observability: Observability },
 ): GatewayServerOptions['webhook'] {
+  const { live, extIds, observability } = parts;
   const webhookSecret = config.webhook.secret ?? options.webhookSecret ?? null;
   if (!webhookSecret) {
     log.warn('WEBHOOK_SECRET is not set: the webhook receiver is disabled and subscriptions rely on polling');
@@ -339,7 +362,11 @@ function buildWebhookRoute(
       secret: webhookSecret,
       scheme: config.webhook.scheme,
       // In the log before the 200 (de-duplicated in the same atomic step): every replica delivers it from there.
-      accept: acceptIntoLog(bus, (event) => live.onWebhook(event)),
+      // The replica that accepts an event indexes the charge it carries (a charge made without the gateway is then found by ext_id).
+      accept: acceptIntoLog(bus, (event) => {
+        live.onWebhook(event);
+        void recordEventExtId(extIds, event, log);
+      }),
       log,
       observe: observability.observeWebhook,
     }),
@@ -435,6 +462,7 @@ interface ServerParts {
   upstream: UpstreamClient;
   probedUpstream: UpstreamClient;
   idempotency: IdempotencyStore;
+  extIds: ExtIdIndex;
   live: LiveUpdates;
   reconciler: Reconciler;
   payoutBatches: PayoutBatches;
@@ -454,6 +482,7 @@ function buildServer({ config, log, options }: Startup, parts: ServerParts): Gat
     services: {
       upstream: parts.upstream,
       idempotency: parts.idempotency,
+      extIds: parts.extIds,
       idempotencySettleMs: config.idempotencySettleMs,
       live: parts.live,
       log,
@@ -516,13 +545,17 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const redisParts = await connectCheckedRedis(startup);
     const redis = redisParts?.redis ?? null;
     const observability = await startObservability(startup);
-    const { upstream, probedUpstream } = connectUpstream(startup, service, observability);
+    const connected = connectUpstream(startup, service, observability);
+    const { probedUpstream } = connected;
+    const extIds = buildExtIdIndex(startup, service, redis);
+    // Every charge read or created through this client (the schema's, the subscriptions', the reconciler's) is indexed by its ext_id.
+    const upstream = recordingExtIds(connected.upstream, extIds, log);
     const bus = await openEventBus(startup, redis);
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
-    const webhook = buildWebhookRoute(startup, bus, live, observability);
+    const webhook = buildWebhookRoute(startup, bus, { live, extIds, observability });
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 
     const readiness = startReadiness(startup, probedUpstream, redisParts);
@@ -532,6 +565,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       upstream,
       probedUpstream,
       idempotency,
+      extIds,
       live,
       reconciler,
       payoutBatches,

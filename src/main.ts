@@ -5,6 +5,7 @@ import { deriveClientTokenSecret } from './auth/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 import { EVENT_LOG_FILE } from './events/log-file.js';
+import { EXT_ID_INDEX_FILE } from './ext-id-index/index.js';
 import { OUTBOUND_WEBHOOKS_FILE } from './outbound-webhooks/state-file.js';
 import { createLogger, type Logger } from './logger.js';
 import type { DevelopmentIdentity, Sandbox } from './sandbox/index.js';
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
             webhookSecret: embedded.webhookSecret,
             eventLogFile: path.join(config.sandboxDataDir, EVENT_LOG_FILE),
             outboundWebhooksFile: path.join(config.sandboxDataDir, OUTBOUND_WEBHOOKS_FILE),
+            extIdIndexFile: path.join(config.sandboxDataDir, EXT_ID_INDEX_FILE),
           }
         : {},
     );

@@ -1,7 +1,7 @@
 // A sandbox that remembers: the gateway started as `npm start` starts it, on
 // one data folder (SANDBOX_DATA_DIR), stopped and started twice. The charges
 // made before are still listed, the balance still shows what they moved, the
-// event log still holds their events (same ids), the development token of the
+// event log still holds their events (same ids), a charge is still found by its ext_id, the development token of the
 // first start still works (GraphiQL keeps it), and `npm run token` with no
 // secret set signs with the same development secret and says so. Then
 // `npm run sandbox:reset` starts afresh.
@@ -45,6 +45,7 @@ function runScript(script: string, args: string[] = []): Promise<{ code: number;
 }
 
 const LIST = '{ charges(first: 50) { totalCount edges { node { reference status } } } balance { collection { available pending } } }';
+const BY_EXT_ID = '{ charges(first: 5, filter: { extId: "order-kept" }) { edges { node { reference } } } }';
 const EVENTS = '{ events(first: 50, filter: { kinds: ["charge.success"] }) { edges { node { id reference } } } }';
 
 describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
@@ -61,7 +62,7 @@ describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
       running,
       firstToken,
       'mutation ($input: CreateChargeInput!) { createCharge(input: $input) { ... on CreateChargePayload { reference } } }',
-      { input: { amount: 2000, phone: '58000000', provider: 'OPC_BF', idempotencyKey: randomUUID() } },
+      { input: { amount: 2000, phone: '58000000', provider: 'OPC_BF', extId: 'order-kept', idempotencyKey: randomUUID() } },
     );
     reference = created.data!.createCharge.reference;
     const paid = await gql(
@@ -93,6 +94,8 @@ describe('the sandbox across restarts (SANDBOX_DATA_DIR)', () => {
     it(`${round} start: the same charge, balance, event and development token`, async () => {
       running ??= await startAsNpmStart({ SANDBOX_DATA_DIR: dataDir });
       expect(running.output()).toMatch(/Sandbox data: .* \(kept from the last run; npm run sandbox:reset starts fresh\)/);
+      // The ext_id index came back from the data folder (asked before anything lists the charge again).
+      expect((await gql(running, firstToken, BY_EXT_ID)).data!.charges.edges).toEqual([{ node: { reference } }]);
       // The token printed by the first start (what GraphiQL stored) still verifies.
       const listed = await gql(running, firstToken, LIST);
       expect(listed.errors).toBeUndefined();

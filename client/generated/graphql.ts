@@ -48,6 +48,8 @@ export type ChargeFilter = {
   dateFrom?: string | null | undefined;
   /** Created on or before this day. */
   dateTo?: string | null | undefined;
+  /** Exactly this external id of yours. It finds the charges the gateway has created or seen (made through it, or announced by a webhook, fetched or listed through it since), within the event retention (EVENT_RETENTION_HOURS), at most 20 per ext_id, each confirmed at the service before it is answered: the service itself cannot search by ext_id. */
+  extId?: string | null | undefined;
   /** This customer phone only. */
   phone?: string | null | undefined;
   /** This operator only. */

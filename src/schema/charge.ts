@@ -16,7 +16,9 @@ import type { GatewayContext } from './context.js';
 import { access, merchantOnly } from './access.js';
 import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
-import { checkFilterBounds } from './list-filter.js';
+import { canonicalFilter, checkFilterBounds, filteredConnection } from './list-filter.js';
+import { chargesByExtId } from './charges-by-ext-id.js';
+import { MAX_REFERENCES_PER_EXT_ID } from '../ext-id-index/index.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
 import {
   IdempotencyConflictError,
@@ -115,6 +117,9 @@ const ChargeFilterInput = builder.inputType('ChargeFilter', {
     }),
     provider: t.field({ type: ProviderEnum, description: 'This operator only.' }),
     phone: t.string({ description: 'This customer phone only.' }),
+    extId: t.string({
+      description: `Exactly this external id of yours. It finds the charges the gateway has created or seen (made through it, or announced by a webhook, fetched or listed through it since), within the event retention (EVENT_RETENTION_HOURS), at most ${MAX_REFERENCES_PER_EXT_ID} per ext_id, each confirmed at the service before it is answered: the service itself cannot search by ext_id.`,
+    }),
     dateFrom: t.field({ type: 'Date', description: 'Created on or after this day.' }),
     dateTo: t.field({ type: 'Date', description: 'Created on or before this day.' }),
     amountMin: t.int({ description: 'Amount at least this, in XOF.' }),
@@ -127,6 +132,7 @@ type ChargeFilterArgs = {
   status?: ChargeStatus | null;
   provider?: Provider | null;
   phone?: string | null;
+  extId?: string | null;
   dateFrom?: string | null;
   dateTo?: string | null;
   amountMin?: number | null;
@@ -169,6 +175,10 @@ builder.queryFields((t) => ({
       args: { filter: t.arg({ type: ChargeFilterInput }) },
       resolve: async (_root, args, ctx) => {
         const filter = toUpstreamFilter(args.filter as ChargeFilterArgs | null | undefined);
+        const extId = (args.filter as ChargeFilterArgs | null | undefined)?.extId;
+        if (extId) {
+          return filteredConnection(args, 'charges', canonicalFilter({ ...filter, extId }), () => chargesByExtId(ctx, extId, filter));
+        }
         const scope = listScope('charges', filter as Record<string, unknown>);
         const request = parseConnectionArgs(args, scope);
         const window = await fetchChargeWindow(ctx.upstream, filter, request, ctx.pageSize);

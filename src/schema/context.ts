@@ -5,6 +5,7 @@ import type { Principal, TokenVerifier } from '../auth/index.js';
 import type { Logger } from '../logger.js';
 import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
+import type { ExtIdIndex } from '../ext-id-index/index.js';
 import type { LiveUpdates } from '../live/index.js';
 import type { PayoutBatches } from '../payout-batches/index.js';
 import type { OutboundWebhooks } from '../outbound-webhooks/index.js';
@@ -15,6 +16,8 @@ import { createLoaders, type ResourceLoaders } from './loaders.js';
 export interface GatewayServices {
   upstream: UpstreamClient;
   idempotency: IdempotencyStore;
+  /** The ext_id index of the charges the gateway created or saw (src/ext-id-index/); absent: `charges(filter: { extId })` answers SERVICE_UNAVAILABLE. */
+  extIds?: ExtIdIndex;
   /** How long an unknown outcome that cannot be found yet is answered `in_progress` (IDEMPOTENCY_SETTLE_MS); default 60 s. */
   idempotencySettleMs?: number;
   live: LiveUpdates;

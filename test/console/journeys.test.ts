@@ -4,7 +4,8 @@
 // delivered to it and a webhook receiver of the test's own over real HTTP. One file for the three, so the suite pays
 // for one browser and one gateway:
 // - Support: a read-only agent finds a charge by the customer's phone, opens it and reads its timeline from the event
-//   history; a charge made through the API meanwhile appears in the list without a reload.
+//   history; a charge made through the API meanwhile appears in the list without a reload; a charge is found by the
+//   ext_id the merchant's server sent.
 // - Finance: a 250-row payroll with 3 bad rows is refused row by row with reasons and nothing is sent; fixed, it is
 //   submitted by the preparer, who is offered no approve button; the approver persona approves it; progress reaches
 //   COMPLETED live; the results CSV downloaded matches what the API says of each item.
@@ -55,8 +56,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-async function charge(phone: string, provider: 'OPC_BF' | 'OPF_BJ', key: string): Promise<string> {
-  const created = await stack.graphql(CreateChargeDocument, { input: { amount: 2500, phone, provider, idempotencyKey: key } });
+async function charge(phone: string, provider: 'OPC_BF' | 'OPF_BJ', key: string, extId?: string): Promise<string> {
+  const created = await stack.graphql(CreateChargeDocument, { input: { amount: 2500, phone, provider, idempotencyKey: key, extId } });
   const payload = created.data!.createCharge;
   if (payload.__typename !== 'CreateChargePayload') throw new Error(`createCharge: ${payload.__typename}`);
   return payload.reference;
@@ -66,7 +67,7 @@ describe.skipIf(!hasChromium).concurrent.each([
   ['fr', '58 00 00 00', 'OPC_BF'],
   ['en', '01 95 00 00 00', 'OPF_BJ'],
 ] as const)('Support (%s)', (language, phone, provider) => {
-  it('finds a charge by phone, opens its timeline, and sees a new charge appear live', async ({ expect }) => {
+  it('finds a charge by phone, opens its timeline, sees a new charge appear live, and finds one by ext_id', async ({ expect }) => {
     // A customer paid: the charge is confirmed with the OTP, so its history holds charge.success.
     const paid = await charge(phone, provider, `support-${language}-paid`);
     await stack.graphql(SubmitChargeOtpDocument, { reference: paid, otp: '123456' });
@@ -98,6 +99,17 @@ describe.skipIf(!hasChromium).concurrent.each([
     console.log(
       `[console] ${language}: a charge made through the API appeared in the list after ${Date.now() - started} ms, without a reload`,
     );
+
+    // The customer quotes the order number the merchant's server sent as ext_id: digits and dashes, which the search
+    // would take for a phone, so the agent says where to search; the view's URL says it too.
+    const extId = `2026-${language}-0042`;
+    const ordered = await charge(phone, provider, `support-${language}-order`, extId);
+    await page.getByRole('searchbox', { name: L.payments.search }).fill(extId);
+    await page.getByRole('combobox', { name: L.payments.searchIn }).selectOption({ label: L.payments.searchBy.extId });
+    await page.getByRole('button', { name: L.payments.apply, exact: true }).click();
+    await page.getByRole('link', { name: ordered }).waitFor();
+    expect(await page.getByRole('link', { name: fresh }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('in')).toBe('extId');
     expect(problems).toEqual([]);
     await close();
   }, 120_000);

@@ -13,6 +13,7 @@ import {
   isValidRecipientFor as consoleRecipient,
   WALLETS,
 } from '../../console/src/lib/phone.js';
+import { filterFrom, searchField } from '../../console/src/lib/payment-search.js';
 import { mayApprove, mayDo, mayVisit, readClaims, type Scope } from '../../console/src/lib/scopes.js';
 import { isValidRecipientFor, walletForPhone } from '../../src/upstream/phone-rules.js';
 import type { Wallet } from '../../src/upstream/types.js';
@@ -139,6 +140,30 @@ describe('scope rules', () => {
     expect(mayApprove({ sub: 'moussa', scopes: scopes('payouts:approve') }, { ...batch, startedBy: 'moussa' })).toBe(false);
     expect(mayApprove({ sub: 'moussa', scopes: scopes('payouts:write') }, batch)).toBe(false);
     expect(mayApprove({ sub: 'moussa', scopes: scopes('payouts:approve') }, { ...batch, awaitingApproval: false })).toBe(false);
+  });
+});
+
+describe('payments search', () => {
+  it('searches a phone, a charge reference, or else an ext_id, unless told where to search', () => {
+    expect(searchField('70 12 34 56', null, 'charges')).toBe('phone');
+    expect(searchField('ch_0a1b2c3d4e5f', null, 'charges')).toBe('reference');
+    expect(searchField('3f2b8c1e-0d4a-4e5f-9a6b-7c8d9e0f1a2b', null, 'charges')).toBe('reference');
+    expect(searchField('commande-42', null, 'charges')).toBe('extId');
+    // Digits and dashes look like a phone: the agent says it is an ext_id.
+    expect(searchField('2026-0042', null, 'charges')).toBe('phone');
+    expect(searchField('2026-0042', 'extId', 'charges')).toBe('extId');
+    // Checkouts carry no ext_id: text is a reference there.
+    expect(searchField('commande-42', null, 'checkouts')).toBe('reference');
+    expect(searchField('commande-42', 'extId', 'checkouts')).toBe('reference');
+  });
+
+  it('makes the API filter from the page URL, the search box included', () => {
+    expect(filterFrom(new URLSearchParams('type=charges&q=2026-0042&in=extId&status=SUCCESS'))).toEqual({
+      extId: '2026-0042',
+      status: 'SUCCESS',
+    });
+    expect(filterFrom(new URLSearchParams('type=charges&q=%2B226 70 12 34 56'))).toEqual({ phone: '70123456' });
+    expect(filterFrom(new URLSearchParams('type=checkouts&q=chk_0a1b'))).toEqual({ reference: 'chk_0a1b' });
   });
 });
 

@@ -1,42 +1,21 @@
 // Payments: charges and checkouts, every filter the API has (status, operator, phone, dates, amounts) and a search
-// by reference or phone, in the URL so that a view can be bookmarked and shared; 25 at a time (Relay cursors);
+// by reference, phone or ext_id (charges: the gateway's index of the charges it created or saw), in the URL so that a view can be bookmarked and shared; 25 at a time (Relay cursors);
 // refreshed live.
 import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { Link, useLocation, useSearch } from 'wouter';
-import {
-  ConsoleChargesDocument,
-  ConsoleCheckoutsDocument,
-  type ChargeFilter,
-  type CheckoutFilter,
-  type Provider,
-} from '../../../client/generated/graphql.js';
+import { ConsoleChargesDocument, ConsoleCheckoutsDocument, type Provider } from '../../../client/generated/graphql.js';
 import { useLanguage } from '../i18n.js';
-import { nationalNumber } from '../lib/phone.js';
+import { SEARCH_IN, filterFrom } from '../lib/payment-search.js';
 import { DataTable, DateTime, ErrorText, Money, Pager, Status, useLiveRefresh } from '../ui/common.js';
 
 const PROVIDERS: Provider[] = ['OPA_BF', 'OPB_BF', 'OPC_BF', 'OPD_BF', 'OPE_BJ', 'OPF_BJ'];
 const CHARGE_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'];
 const CHECKOUT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'];
 const PAGE_SIZE = 25;
-const FIELDS = ['q', 'status', 'provider', 'phone', 'dateFrom', 'dateTo', 'amountMin', 'amountMax'] as const;
+const FIELDS = ['q', 'in', 'status', 'provider', 'phone', 'dateFrom', 'dateTo', 'amountMin', 'amountMax'] as const;
 
 type Field = (typeof FIELDS)[number];
-
-/** The API's filter from the page's query string; the search box is a reference when it looks like one, else a phone. */
-export function filterFrom(params: URLSearchParams): ChargeFilter & CheckoutFilter {
-  const filter: Record<string, unknown> = {};
-  const q = params.get('q')?.trim();
-  if (q) {
-    if (/^[\d\s+.\-()]+$/.test(q)) filter.phone = nationalNumber(q);
-    else filter.reference = q;
-  }
-  for (const key of ['status', 'provider', 'dateFrom', 'dateTo'] as const) if (params.get(key)) filter[key] = params.get(key);
-  if (params.get('phone')) filter.phone = nationalNumber(params.get('phone')!);
-  for (const key of ['amountMin', 'amountMax'] as const) if (/^\d+$/.test(params.get(key) ?? '')) filter[key] = Number(params.get(key));
-  return filter as ChargeFilter & CheckoutFilter;
-}
-
 function Filters({ kind, params }: { kind: 'charges' | 'checkouts'; params: URLSearchParams }) {
   const { t } = useLanguage();
   const [, navigate] = useLocation();
@@ -55,7 +34,17 @@ function Filters({ kind, params }: { kind: 'charges' | 'checkouts'; params: URLS
     <form className="filters" onSubmit={apply} role="search" aria-label={t('payments.filters')}>
       <label>
         <span>{t('payments.search')}</span>
-        <input type="search" value={values.q} onChange={set('q')} placeholder={t('payments.searchHint')} />
+        <input type="search" value={values.q} onChange={set('q')} placeholder={t(`payments.searchHint.${kind}`)} />
+      </label>
+      <label>
+        <span>{t('payments.searchIn')}</span>
+        <select value={values.in} onChange={set('in')}>
+          {SEARCH_IN.filter((s) => s !== 'extId' || kind === 'charges').map((s) => (
+            <option key={s} value={s === 'auto' ? '' : s}>
+              {t(`payments.searchBy.${s}`)}
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         <span>{t('payments.status')}</span>
