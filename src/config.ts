@@ -456,7 +456,8 @@ function keyEncryptionKey(name: 'MERCHANT_KEYS_KEK' | 'MERCHANT_KEYS_KEK_PREVIOU
   if (value === undefined) return null;
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) ? Buffer.from(value.trim(), 'base64') : Buffer.alloc(0);
   // The value itself is never shown: it is a key.
-  if (bytes.length !== KEK_BYTES) throw new ConfigError(`${name} is invalid: must be ${KEK_BYTES} bytes in base64 (openssl rand -base64 32)`);
+  if (bytes.length !== KEK_BYTES)
+    throw new ConfigError(`${name} is invalid: must be ${KEK_BYTES} bytes in base64 (openssl rand -base64 32)`);
   return bytes;
 }
 
