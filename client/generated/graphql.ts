@@ -198,6 +198,8 @@ export type ErrorCode =
   | 'INVALID_ACCOUNT'
   | 'INVALID_DATA'
   | 'INVALID_WEBHOOK_URL'
+  | 'MERCHANT_OFFBOARDED'
+  | 'MERCHANT_SUSPENDED'
   | 'NETWORK_ERROR'
   | 'NOT_FOUND'
   | 'OTP_EXPIRED'
@@ -441,6 +443,9 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -465,6 +470,7 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'WebhooksUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
          }> }
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -480,6 +486,7 @@ export type CreateChargeMutation = { __typename: 'Mutation', createCharge:
     | { __typename: 'CreateChargePayload', reference: string, status: ChargeStatus, nextAction: ChargeNextAction, displayText: string, displayTextFr: string, clientToken: string }
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'OtpStillValidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -497,6 +504,7 @@ export type SubmitChargeOtpMutationVariables = Exact<{
 
 export type SubmitChargeOtpMutation = { __typename: 'Mutation', submitChargeOtp:
     | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -522,6 +530,7 @@ export type InitializeCheckoutMutationVariables = Exact<{
 export type InitializeCheckoutMutation = { __typename: 'Mutation', initializeCheckout:
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InitializeCheckoutPayload', reference: string, authorizationUrl: string, clientToken: string, liveMode: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -622,6 +631,9 @@ export type PayoutBatchQuery = { __typename: 'Query', payoutBatch: { __typename:
             | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string }
@@ -652,6 +664,7 @@ export type StartPayoutBatchMutationVariables = Exact<{
 
 
 export type StartPayoutBatchMutation = { __typename: 'Mutation', startPayoutBatch:
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, shortfalls: Array<{ __typename: 'PayoutBatchShortfall', wallet: Wallet, required: number, available: number, shortfall: number }> }
     | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -668,6 +681,7 @@ export type ApprovePayoutBatchMutationVariables = Exact<{
 
 export type ApprovePayoutBatchMutation = { __typename: 'Mutation', approvePayoutBatch:
     | { __typename: 'ApprovePayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, approvedBy: string | null } }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, shortfalls: Array<{ __typename: 'PayoutBatchShortfall', wallet: Wallet, required: number, available: number, shortfall: number }> }
     | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -684,6 +698,7 @@ export type CancelPayoutBatchMutationVariables = Exact<{
 
 export type CancelPayoutBatchMutation = { __typename: 'Mutation', cancelPayoutBatch:
     | { __typename: 'CancelPayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, sent: { __typename: 'PayoutBatchTally', items: number }, notSent: { __typename: 'PayoutBatchTally', items: number } } }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -707,6 +722,7 @@ export type CreateTransferMutation = { __typename: 'Mutation', createTransfer:
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -735,6 +751,7 @@ export type CreateSettlementMutationVariables = Exact<{
 export type CreateSettlementMutation = { __typename: 'Mutation', createSettlement:
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PaymentAccountMissingError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -749,6 +766,7 @@ export type CancelSettlementMutationVariables = Exact<{
 
 
 export type CancelSettlementMutation = { __typename: 'Mutation', cancelSettlement:
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'NotFoundError', reference: string, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -1003,6 +1021,9 @@ export type ConsolePayoutBatchItemsQuery = { __typename: 'Query', payoutBatch: {
             | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string }

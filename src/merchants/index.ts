@@ -15,3 +15,4 @@ export { memoryMerchantStore } from './memory-store.js';
 export { redisMerchantStore, merchantTag } from './redis-store.js';
 export { merchantStateFile, sandboxKeyEncryptionKey } from './sandbox-files.js';
 export type { MerchantStore } from './store.js';
+export { merchantDirectory, type MerchantDirectory } from './directory.js';

@@ -236,7 +236,8 @@ const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateC
     clientToken: t.string({
       description:
         "A token for the customer's browser, bound to this one charge (see CLIENT_TOKEN_TTL): it may read the charge, submit its OTP and follow chargeUpdated. Send it as `Authorization: Bearer <clientToken>`.",
-      resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'charge', reference: p.reference })).token,
+      resolve: async (p, _args, ctx) =>
+        (await ctx.tokens.mintClientToken({ kind: 'charge', reference: p.reference }, undefined, ctx.merchant?.id)).token,
     }),
     charge: t.field({
       type: ChargeRef,

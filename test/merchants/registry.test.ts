@@ -17,7 +17,7 @@ let redis: GatewayRedis;
 const namespace = uniqueNamespace('merchants');
 
 beforeAll(async () => {
-  redis = await connectRedis({ url: REDIS_URL, namespace });
+  redis = await connectRedis({ url: REDIS_URL, namespace, commandTimeoutMs: 10_000 });
 });
 afterAll(async () => {
   await deleteByPrefix(redis.commands, namespace);
@@ -160,7 +160,7 @@ describe('the registry in Redis', () => {
 
   it('rotates the key-encryption key over 1,000 merchants with every read answered, and none left under the old key', async () => {
     const ns = uniqueNamespace('kek-rotation');
-    const own = await connectRedis({ url: REDIS_URL, namespace: ns });
+    const own = await connectRedis({ url: REDIS_URL, namespace: ns, commandTimeoutMs: 10_000 });
     try {
       const store = redisMerchantStore(own);
       const old = randomBytes(32);
