@@ -13,6 +13,6 @@ export {
 } from './registry.js';
 export { memoryMerchantStore } from './memory-store.js';
 export { redisMerchantStore, merchantTag } from './redis-store.js';
-export { merchantStateFile, sandboxKeyEncryptionKey } from './sandbox-files.js';
+export { MERCHANTS_FILE, merchantStateFile, sandboxKeyEncryptionKey } from './sandbox-files.js';
 export type { MerchantStore } from './store.js';
 export { merchantDirectory, type MerchantDirectory } from './directory.js';

@@ -8,7 +8,8 @@ import { stateFile } from '../files/state-file.js';
 import type { MerchantState } from './memory-store.js';
 
 const KEK_FILE = 'merchant-kek';
-const MERCHANTS_FILE = 'merchants.json';
+/** The file of SANDBOX_DATA_DIR that keeps the merchants without Redis. */
+export const MERCHANTS_FILE = 'merchants.json';
 
 /** The sandbox's key-encryption key: read from SANDBOX_DATA_DIR, or generated there at the first start. */
 export function sandboxKeyEncryptionKey(dir: string): { key: Buffer; created: boolean } {
@@ -25,10 +26,10 @@ export function sandboxKeyEncryptionKey(dir: string): { key: Buffer; created: bo
   return { key, created: true };
 }
 
-/** The file the sandbox keeps its merchants in, without Redis. */
-export function merchantStateFile(dir: string) {
+/** The state file the sandbox keeps its merchants in, without Redis (`file`: SANDBOX_DATA_DIR's MERCHANTS_FILE). */
+export function merchantStateFile(file: string) {
   return stateFile<MerchantState>(
-    path.join(dir, MERCHANTS_FILE),
+    file,
     (parsed) => {
       const state = parsed as Partial<MerchantState> | null;
       return state && Array.isArray(state.records) && typeof state.ownedKeys === 'object' ? (state as MerchantState) : null;
