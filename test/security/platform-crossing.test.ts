@@ -311,7 +311,7 @@ afterAll(async () => {
 });
 
 /** Sends a row's operation: subscriptions as SSE (their first message), the rest as JSON. */
-async function send(row: Row, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GraphQLResponse<any>> {
+async function send(row: Row, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GraphQLResponse<unknown>> {
   if (!row.query.startsWith('subscription')) return fetchGraphQL(stack.gateway, parse(row.query) as Doc, variables, headers);
   const res = await stack.gateway.server.yoga.fetch(`http://yoga${GRAPHQL_PATH}`, {
     method: 'POST',
