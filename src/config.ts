@@ -138,6 +138,8 @@ const envSchema = z.object({
   // Per staff or server token subject: a merchant's back office or checkout server acts for every customer.
   RATE_LIMIT_STAFF_PER_MINUTE: positiveInt.default(6_000),
   RATE_LIMIT_STAFF_MONEY_PER_MINUTE: positiveInt.default(1_200),
+  // Platform mode: every operation of one merchant, all its callers together (one merchant cannot starve the others).
+  RATE_LIMIT_MERCHANT_PER_MINUTE: positiveInt.default(20_000),
   /** Proxies whose X-Forwarded-For / Forwarded entries are believed: a hop count, or addresses and CIDRs; unset: none. */
   TRUST_PROXY: z.string().optional(),
   /** The header the trusted proxies write: x-forwarded-for (with X-Forwarded-Proto) or forwarded (RFC 7239). */
@@ -368,6 +370,8 @@ export interface LimitsConfig {
   /** Per staff or server token subject. */
   rateLimitStaffPerMinute: number;
   rateLimitStaffMoneyPerMinute: number;
+  /** Platform mode: per merchant, every caller of it together. */
+  rateLimitMerchantPerMinute: number;
   /** Exact origins, or `scheme://host:*` patterns. */
   corsOrigins: string[];
   graphiql: boolean;
@@ -582,6 +586,7 @@ function limitsConfig(e: Env, live: boolean): Config['limits'] {
     rateLimitMoneyPerMinute: e.RATE_LIMIT_MONEY_PER_MINUTE,
     rateLimitStaffPerMinute: e.RATE_LIMIT_STAFF_PER_MINUTE,
     rateLimitStaffMoneyPerMinute: e.RATE_LIMIT_STAFF_MONEY_PER_MINUTE,
+    rateLimitMerchantPerMinute: e.RATE_LIMIT_MERCHANT_PER_MINUTE,
     corsOrigins: e.CORS_ORIGINS !== undefined ? parseOrigins(e.CORS_ORIGINS) : live ? [] : SANDBOX_CORS_ORIGINS,
     graphiql: e.GRAPHIQL ?? !live,
     introspection: e.INTROSPECTION ?? !live,

@@ -321,3 +321,54 @@ describe('single mode', () => {
     });
   });
 });
+
+describe('rate limits in platform mode', () => {
+  it('count a merchant’s own budget over all its callers, and never one merchant’s callers against another’s', async () => {
+    const tight = await startStack({
+      inProcess: true,
+      sharedSandbox: stack.sandbox,
+      redisNamespace: `${namespace}:tight`,
+      env: {
+        MERCHANT_MODE: 'platform',
+        MERCHANT_KEYS_KEK: KEK,
+        REDIS_URL,
+        RATE_LIMIT_MERCHANT_PER_MINUTE: '6',
+        RATE_LIMIT_STAFF_PER_MINUTE: '4',
+      },
+    });
+    try {
+      const mint = (merchantId: string | null, subject: string) =>
+        mintStaffToken({
+          secret: tight.jwtSecret,
+          scopes: ['payments:read', 'platform:manage'],
+          subject,
+          ttlSeconds: 600,
+          merchantId,
+        }).then((m) => m.token);
+      const run = (bearer: string, query: string) => fetchGraphQL(tight.gateway, doc(query), {}, { authorization: `Bearer ${bearer}` });
+      const create = async (name: string) => {
+        const op = await mint(null, `op-${name}`);
+        const res = await run(
+          op,
+          `mutation { createMerchant(input: { name: "${name}", apiKey: "${testKey(name)}", webhookSecret: "whsec_${name}_123", idempotencyKey: "${randomUUID()}" }) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
+        );
+        return res.data!.createMerchant.merchant.merchantId as string;
+      };
+      const [ma, mb] = [await create('ratea'), await create('rateb')];
+      const codes = async (bearer: string, n: number) => {
+        const out: string[] = [];
+        for (let i = 0; i < n; i++) out.push(String((await run(bearer, '{ balance { currency } }')).errors?.[0]?.extensions?.code ?? 'ok'));
+        return out;
+      };
+      // The same subject at two merchants: two budgets of 4.
+      expect(await codes(await mint(ma, 'staff'), 5)).toEqual(['ok', 'ok', 'ok', 'ok', 'RATE_LIMITED']);
+      expect(await codes(await mint(mb, 'staff'), 4)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      // A's other callers share A's budget of 6: A has spent 4 (the 5th was refused by its caller's budget).
+      expect(await codes(await mint(ma, 'other'), 3)).toEqual(['ok', 'ok', 'RATE_LIMITED']);
+      // B's budget is B's own.
+      expect(await codes(await mint(mb, 'other'), 2)).toEqual(['ok', 'ok']);
+    } finally {
+      await tight.close();
+    }
+  });
+});
