@@ -43,6 +43,7 @@ import type { GatewayServerOptions } from './http/options.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { acceptIntoLog, createWebhookHandler } from './inbound-webhooks/receiver.js';
+import { createMerchantWebhookRouter } from './inbound-webhooks/merchant-routes.js';
 import { createOutboundWebhooks, type OutboundWebhooks } from './outbound-webhooks/index.js';
 import type { Resolver } from './outbound-webhooks/dispatcher.js';
 import { fileOutboundPersistence } from './outbound-webhooks/state-file.js';
@@ -427,6 +428,35 @@ function buildPlatform(
   return { registry, merchant: directory.merchant, upstreamFor: directory.upstreamFor, webhookPath: config.webhook.path };
 }
 
+/**
+ * Platform mode's webhook routes, `<WEBHOOK_PATH>/<route id>`: each verified with its merchant's own secret, its
+ * events logged with the merchant's id (live subscriptions are not served per merchant yet: no live refresh).
+ */
+function buildMerchantWebhookRoutes(
+  { config, log }: Startup,
+  platform: PlatformServices,
+  bus: EventBus,
+  observability: Observability,
+): GatewayServerOptions['webhook'] {
+  return {
+    path: config.webhook.path,
+    prefix: true,
+    handle: createMerchantWebhookRouter({
+      basePath: config.webhook.path,
+      scheme: config.webhook.scheme,
+      log,
+      observe: observability.observeWebhook,
+      accept: acceptIntoLog(bus),
+      resolve: async (routeId) => {
+        const merchant = await platform.registry.byRoute(routeId);
+        if (!merchant || merchant.status === 'OFFBOARDED') return null;
+        const secrets = await platform.registry.secrets(merchant.id);
+        return secrets ? { merchantId: merchant.id, secret: secrets.webhookSecret } : null;
+      },
+    }),
+  };
+}
+
 /** The token verifier; in sandbox mode the keys may be unset: they are generated, and a development token is minted for GraphiQL. */
 async function prepareAuth(config: Config) {
   const { auth } = withGeneratedSecrets(config.auth);
@@ -607,8 +637,10 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     const platform = buildPlatform(startup, { redis, service, bus, observability });
-    // Platform mode: no single webhook secret; merchants' own routes are not served yet (docs/platform-mode.md).
-    const webhook = platform ? null : buildWebhookRoute(startup, bus, live, observability);
+    // Platform mode: no single webhook secret; one route per merchant, with its own.
+    const webhook = platform
+      ? buildMerchantWebhookRoutes(startup, platform, bus, observability)
+      : buildWebhookRoute(startup, bus, live, observability);
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 
     const readiness = startReadiness(startup, probedUpstream, redisParts);

@@ -116,7 +116,9 @@ async function main(): Promise<void> {
     await embedded?.sandbox.close();
     throw err;
   }
-  if (embedded && gateway.webhookUrl) connectSandboxWebhooks(embedded.sandbox, config, gateway.webhookUrl, embedded.webhookSecret);
+  // Platform mode: each merchant has its own webhook URL, which the sandbox (one webhook URL for all accounts) cannot follow.
+  if (embedded && gateway.webhookUrl && !gateway.merchants)
+    connectSandboxWebhooks(embedded.sandbox, config, gateway.webhookUrl, embedded.webhookSecret);
 
   const lines = [
     `GraphQL gateway ready: ${gateway.graphqlUrl} (GraphiQL in a browser)`,
