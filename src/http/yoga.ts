@@ -146,8 +146,9 @@ export function createGatewayYoga(options: GatewayServerOptions, around: YogaSur
       useAuthentication(auditAnonymousMoneyMoves),
       // Last: every plugin above still sees each subscriber's subscription; only event execution is shared.
       useSharedEventExecution((context) => {
-        const principal = (context as Partial<GatewayContext>).principal;
-        return principal ? grantKey(principal) : null;
+        const { principal, merchant } = context as Partial<GatewayContext>;
+        // Platform mode: an operator acting for A and one acting for B hold the same grant, not the same data.
+        return principal ? `${grantKey(principal)}${merchant ? `#${merchant.id}` : ''}` : null;
       }),
       ...(options.trustedDocuments ? useTrustedDocuments(options.trustedDocuments) : []),
     ],

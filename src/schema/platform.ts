@@ -38,6 +38,8 @@ export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
   'settlements',
   'transfer',
   'transfers',
+  'events',
+  'paymentEvents',
   'createCharge',
   'submitChargeOtp',
   'initializeCheckout',
