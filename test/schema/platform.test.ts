@@ -2,6 +2,7 @@
 // a gateway with MERCHANT_MODE=platform on the shared Redis (a namespace of its own) in front of the sandbox,
 // whose accounts are one per API key, so two merchants are two accounts of the service.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -366,5 +367,42 @@ describe('rate limits in platform mode', () => {
     } finally {
       await tight.close();
     }
+  });
+});
+
+describe('GraphiQL’s platform tab', () => {
+  it('runs as written: the client kit’s platform.graphql creates and lists merchants', async () => {
+    const text = readFileSync(new URL('../../client/operations/platform.graphql', import.meta.url), 'utf8');
+    type Answer = { data: Record<string, { __typename?: string; merchant?: { merchantId: string } }> };
+    const run = async (operationName: string, variables: Record<string, unknown>): Promise<Answer> => {
+      const res = await stack.gateway.server.yoga.fetch('http://yoga/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${operator}` },
+        body: JSON.stringify({ query: text, operationName, variables }),
+      });
+      return (await res.json()) as Answer;
+    };
+    const create = {
+      name: 'Tab',
+      apiKey: testKey('tab'),
+      webhookSecret: 'whsec_tab_12345',
+      idempotencyKey: randomUUID(),
+    };
+    const created = (await run('CreateMerchant', { create })).data.createMerchant!;
+    expect(created.__typename).toBe('CreateMerchantPayload');
+    const id = created.merchant!.merchantId;
+    const listed = (await run('Merchants', { first: 100 })) as unknown as {
+      data: { merchants: { edges: Array<{ node: { merchantId: string } }> } };
+    };
+    expect(listed.data.merchants.edges.map((e) => e.node.merchantId)).toContain(id);
+    expect((await run('SuspendMerchant', { suspend: { merchantId: id, suspended: true } })).data.suspendMerchant!.__typename).toBe(
+      'SuspendMerchantPayload',
+    );
+    expect(
+      (await run('RotateMerchantApiKey', { rotate: { merchantId: id, apiKey: testKey('tab2') } })).data.rotateMerchantApiKey!.__typename,
+    ).toBe('RotateMerchantApiKeyPayload');
+    expect((await run('OffboardMerchant', { offboard: { merchantId: id } })).data.offboardMerchant!.__typename).toBe(
+      'OffboardMerchantPayload',
+    );
   });
 });
