@@ -306,9 +306,20 @@ beforeAll(async () => {
   a = await merchantWithResources('crossa');
   b = await merchantWithResources('crossb');
   // Events as each merchant's webhook route logs them (test/inbound-webhooks/merchant-routes.test.ts sends them over HTTP).
-  const logged = await stack.gateway.bus.publishPaymentEvent(eventOf(null, 'marker'));
-  marker = encodeEventId(logged.seq, logged.generation);
-  for (const m of [b, a, b]) await stack.gateway.bus.publishPaymentEvent(eventOf(m, randomUUID()));
+  // Append-once with a sender's retries: a timeout of the shared Redis under load neither fails nor doubles one.
+  const logOnce = async (record: PaymentEventRecord) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await stack.gateway.bus.publishPaymentEventOnce(record, 3_600_000);
+      } catch (err) {
+        if (attempt === 5) throw err;
+      }
+    }
+  };
+  const logged = await logOnce(eventOf(null, `marker-${randomUUID()}`));
+  if (logged.duplicate) throw new Error('a fresh marker cannot be a duplicate');
+  marker = encodeEventId(logged.event.seq, logged.event.generation);
+  for (const m of [b, a, b]) await logOnce(eventOf(m, randomUUID()));
   const merchantScopes: Scope[] = SCOPES.filter((s) => s !== 'platform:manage');
   const staffA = (
     await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'staff-a', ttlSeconds: 600, merchantId: a.merchantId })
