@@ -7,30 +7,21 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import { signBody } from '../../src/inbound-webhooks/signature.js';
-import { connectRedis } from '../../src/redis/index.js';
-import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { testKey, type TestStack } from '../helpers/gateway.js';
 import { post } from '../helpers/http.js';
-import { deleteByPrefix, uniqueNamespace } from '../events/redis-helpers.js';
+import { uniqueNamespace } from '../events/redis-helpers.js';
+import { closePlatformStack, startPlatformStack } from '../helpers/platform.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const namespace = uniqueNamespace('merchant-routes');
 let stack: TestStack;
 let operator: string;
 
 beforeAll(async () => {
-  stack = await startStack({
-    redisNamespace: namespace,
-    env: { MERCHANT_MODE: 'platform', MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'), REDIS_URL },
-  });
+  stack = await startPlatformStack(namespace);
   operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
 }, 30_000);
 
-afterAll(async () => {
-  await stack?.close();
-  const redis = await connectRedis({ url: REDIS_URL, namespace });
-  await deleteByPrefix(redis.commands, namespace);
-  await redis.close();
-});
+afterAll(() => closePlatformStack(stack, namespace));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of this suite
 type Doc = TypedDocumentNode<any, Record<string, unknown>>;

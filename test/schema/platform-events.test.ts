@@ -1,41 +1,29 @@
 // Events per merchant over real connections: 10,000 events mixed over two merchants (as their webhook routes log
 // them, each with its merchant's id) reach subscribers over WebSocket and SSE, each subscriber getting exactly its
 // own merchant's events, in log order: A's staff and an operator acting for B, on both transports.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
-import { connectRedis } from '../../src/redis/index.js';
-import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { testKey, type TestStack } from '../helpers/gateway.js';
 import { waitFor } from '../helpers/wait.js';
-import { deleteByPrefix, uniqueNamespace } from '../events/redis-helpers.js';
+import { uniqueNamespace } from '../events/redis-helpers.js';
+import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { disposeAllClients, subscribe, wsClient } from '../live/helpers.js';
 
 const EVENTS = 10_000;
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const namespace = uniqueNamespace('platform-events');
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startStack({
-    redisNamespace: namespace,
-    env: {
-      MERCHANT_MODE: 'platform',
-      MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
-      REDIS_URL,
-      MAX_SUBSCRIPTIONS_PER_SUBJECT: '10',
-    },
-  });
+  stack = await startPlatformStack(namespace, { env: { MAX_SUBSCRIPTIONS_PER_SUBJECT: '10' } });
 }, 30_000);
 
 afterAll(async () => {
   await disposeAllClients();
-  await stack?.close();
-  const redis = await connectRedis({ url: REDIS_URL, namespace });
-  await deleteByPrefix(redis.commands, namespace);
-  await redis.close();
+  await closePlatformStack(stack, namespace);
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of this suite
@@ -129,19 +117,9 @@ it('delivers 10,000 events mixed over two merchants to each subscriber of its ow
 
   // Mixed at random, with some events of no merchant (the operator's merchant.* kind of event).
   const owners = Array.from({ length: EVENTS }, (_, n) => (n % 97 === 0 ? null : Math.random() < 0.5 ? a : b));
-  // Logged as the webhook routes log them: append-once by delivery id, so a sender's retry after a timeout (this
-  // shared Redis under the whole suite's load) never logs an event twice.
-  const logOnce = async (record: PaymentEventRecord) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await stack.gateway.bus.publishPaymentEventOnce(record, 3_600_000);
-      } catch (err) {
-        if (attempt === 5) throw err;
-      }
-    }
-  };
+  // Logged as the webhook routes log them (append-once, a sender's retries).
   for (let n = 0; n < EVENTS; n += 50) {
-    await Promise.all(owners.slice(n, n + 50).map((owner, i) => logOnce(event(owner, n + i))));
+    await Promise.all(owners.slice(n, n + 50).map((owner, i) => logOnce(stack.gateway.bus, event(owner, n + i))));
   }
   const expected = (merchant: string) => owners.flatMap((owner, n) => (owner === merchant ? [n] : []));
   const [ofA, ofB] = [expected(a), expected(b)];

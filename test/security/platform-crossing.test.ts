@@ -11,14 +11,13 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES, type Scope } from '../../src/auth/index.js';
 import { schema } from '../../src/schema/index.js';
-import { connectRedis } from '../../src/redis/index.js';
-import { fetchGraphQL, startStack, testKey, type GraphQLResponse, type TestStack } from '../helpers/gateway.js';
+import { fetchGraphQL, testKey, type GraphQLResponse, type TestStack } from '../helpers/gateway.js';
 import { GRAPHQL_PATH } from '../../src/http/server.js';
-import { deleteByPrefix, uniqueNamespace } from '../events/redis-helpers.js';
+import { uniqueNamespace } from '../events/redis-helpers.js';
+import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { encodeEventId } from '../../src/events/stream-id.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const namespace = uniqueNamespace('crossing');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of this suite
@@ -298,28 +297,14 @@ async function clientTokenOf(merchant: Resources): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({
-    inProcess: true,
-    redisNamespace: namespace,
-    env: { MERCHANT_MODE: 'platform', MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'), REDIS_URL },
-  });
+  stack = await startPlatformStack(namespace, { inProcess: true });
   a = await merchantWithResources('crossa');
   b = await merchantWithResources('crossb');
   // Events as each merchant's webhook route logs them (test/inbound-webhooks/merchant-routes.test.ts sends them over HTTP).
-  // Append-once with a sender's retries: a timeout of the shared Redis under load neither fails nor doubles one.
-  const logOnce = async (record: PaymentEventRecord) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await stack.gateway.bus.publishPaymentEventOnce(record, 3_600_000);
-      } catch (err) {
-        if (attempt === 5) throw err;
-      }
-    }
-  };
-  const logged = await logOnce(eventOf(null, `marker-${randomUUID()}`));
+  const logged = await logOnce(stack.gateway.bus, eventOf(null, `marker-${randomUUID()}`));
   if (logged.duplicate) throw new Error('a fresh marker cannot be a duplicate');
   marker = encodeEventId(logged.event.seq, logged.event.generation);
-  for (const m of [b, a, b]) await logOnce(eventOf(m, randomUUID()));
+  for (const m of [b, a, b]) await logOnce(stack.gateway.bus, eventOf(m, randomUUID()));
   const merchantScopes: Scope[] = SCOPES.filter((s) => s !== 'platform:manage');
   const staffA = (
     await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'staff-a', ttlSeconds: 600, merchantId: a.merchantId })
@@ -340,12 +325,7 @@ beforeAll(async () => {
   ];
 }, 60_000);
 
-afterAll(async () => {
-  await stack?.close();
-  const redis = await connectRedis({ url: REDIS_URL, namespace });
-  await deleteByPrefix(redis.commands, namespace);
-  await redis.close();
-});
+afterAll(() => closePlatformStack(stack, namespace));
 
 /** Sends a row's operation: subscriptions as SSE (their first message), the rest as JSON. */
 async function send(row: Row, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GraphQLResponse<unknown>> {
