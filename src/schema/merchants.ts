@@ -158,7 +158,8 @@ const MerchantPayload = (name: string, description: string) =>
     fields: (t) => ({ merchant: t.field({ type: MerchantRef, resolve: (p) => p.merchant, description: 'The merchant as it is now.' }) }),
   });
 
-const operator = { scope: SCOPE };
+/** What every operator mutation is: the operator's scope, no money moved, every attempt audited. */
+const OPERATOR_MUTATION = { access: { scope: SCOPE }, movesMoney: false, audited: true } as const;
 const MERCHANT_ERRORS = [MerchantNotFoundError, MerchantOffboardedError, ServiceUnavailableError] as const;
 const merchantIdField = { required: true, description: 'The merchant’s id (its global ID, or `mer_…`).' } as const;
 
@@ -178,9 +179,7 @@ paymentMutation('createMerchant', {
   payload: MerchantPayload('CreateMerchantPayload', 'The new merchant.'),
   errors: [ValidationError, IdempotencyConflictError, ServiceUnavailableError],
   result: { name: 'CreateMerchantResult', description: 'The merchant, or why none was made.' },
-  access: operator,
-  movesMoney: false,
-  audited: true,
+  ...OPERATOR_MUTATION,
   idempotency: { key: (input) => input.idempotencyKey },
   request: (input) => ({ name: input.name, apiKey: input.apiKey, webhookSecret: input.webhookSecret }),
   execute: async (request, ctx) => ({ merchant: await attempt(null, () => registryOf(ctx).create(request)) }),
@@ -201,9 +200,7 @@ paymentMutation('updateMerchant', {
   payload: MerchantPayload('UpdateMerchantPayload', 'The merchant as changed.'),
   errors: [ValidationError, ...MERCHANT_ERRORS],
   result: { name: 'UpdateMerchantResult', description: 'The merchant, or why it was not changed.' },
-  access: operator,
-  movesMoney: false,
-  audited: true,
+  ...OPERATOR_MUTATION,
   idempotency: { notNeeded: 'Setting the same values again changes nothing.' },
   request: (input) => input,
   execute: (input, ctx) =>
@@ -226,9 +223,7 @@ paymentMutation('rotateMerchantApiKey', {
   payload: MerchantPayload('RotateMerchantApiKeyPayload', 'The merchant with its new key’s last 4 characters.'),
   errors: [ValidationError, ...MERCHANT_ERRORS],
   result: { name: 'RotateMerchantApiKeyResult', description: 'The merchant, or why the key was not replaced.' },
-  access: operator,
-  movesMoney: false,
-  audited: true,
+  ...OPERATOR_MUTATION,
   idempotency: { notNeeded: 'Setting the same key again changes nothing.' },
   request: (input) => input,
   execute: (input, ctx) =>
@@ -252,9 +247,7 @@ paymentMutation('suspendMerchant', {
   payload: MerchantPayload('SuspendMerchantPayload', 'The merchant as it is now.'),
   errors: MERCHANT_ERRORS,
   result: { name: 'SuspendMerchantResult', description: 'The merchant, or why it was not changed.' },
-  access: operator,
-  movesMoney: false,
-  audited: true,
+  ...OPERATOR_MUTATION,
   idempotency: { notNeeded: 'Suspending a suspended merchant changes nothing.' },
   request: (input) => input,
   execute: (input, ctx) =>
@@ -273,9 +266,7 @@ paymentMutation('offboardMerchant', {
   payload: MerchantPayload('OffboardMerchantPayload', 'The merchant, with when it is purged.'),
   errors: [MerchantNotFoundError, ServiceUnavailableError],
   result: { name: 'OffboardMerchantResult', description: 'The merchant, or why it was not offboarded.' },
-  access: operator,
-  movesMoney: false,
-  audited: true,
+  ...OPERATOR_MUTATION,
   idempotency: { notNeeded: 'Offboarding twice changes nothing: the first grace stands.' },
   request: (input) => input,
   execute: (input, ctx) => onMerchant(String(input.merchantId), async (id) => ({ merchant: await registryOf(ctx).offboard(id) })),
