@@ -94,12 +94,24 @@ export async function merchantOfRequest(
   if (own !== null && named !== null && named !== own) throw merchantNotFound();
   const id = own ?? named;
   if (id === null) return null;
-  const merchant = isMerchantId(id) ? await platform.merchant(id) : null;
+  const merchant = isMerchantId(id) ? await readMerchant(platform, id) : null;
   if (!merchant || merchant.status === 'OFFBOARDED') {
     if (own !== null) throw unauthenticated();
     throw merchantNotFound();
   }
-  return { id, status: merchant.status, byOperator: own === null, upstream: await platform.upstreamFor(merchant) };
+  const upstream = await platform.upstreamFor(merchant).catch(() => {
+    throw topLevelError('SERVICE_UNAVAILABLE', 'temporarily');
+  });
+  return { id, status: merchant.status, byOperator: own === null, upstream };
+}
+
+/** A merchant's view; a registry that cannot be read (Redis down) is SERVICE_UNAVAILABLE, nothing done. */
+async function readMerchant(platform: PlatformServices, id: string) {
+  try {
+    return await platform.merchant(id);
+  } catch {
+    throw topLevelError('SERVICE_UNAVAILABLE', 'temporarily');
+  }
 }
 
 /** The header an operator names the merchant it acts for with. */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintStaffToken, type Scope } from '../../src/auth/index.js';
 import { fetchGraphQL, startStack, testKey, type GraphQLResponse, type TestStack } from '../helpers/gateway.js';
 import { deleteByPrefix, uniqueNamespace } from '../events/redis-helpers.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 import { connectRedis } from '../../src/redis/index.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -404,5 +405,28 @@ describe('GraphiQL’s platform tab', () => {
     expect((await run('OffboardMerchant', { offboard: { merchantId: id } })).data.offboardMerchant!.__typename).toBe(
       'OffboardMerchantPayload',
     );
+  });
+});
+
+describe('platform mode without its registry', () => {
+  it('answers SERVICE_UNAVAILABLE, nothing done, while Redis cannot be read', async () => {
+    const redis = await startRedisServer();
+    const own = await startStack({
+      inProcess: true,
+      sharedSandbox: stack.sandbox,
+      env: { MERCHANT_MODE: 'platform', MERCHANT_KEYS_KEK: KEK, REDIS_URL: redis.url },
+    });
+    try {
+      const merchant = await own.gateway.merchants!.create({ name: 'Down', apiKey: testKey('down'), webhookSecret: 'whsec_down_123' });
+      const staff = (
+        await mintStaffToken({ secret: own.jwtSecret, scopes: ['payments:read'], subject: 's', ttlSeconds: 600, merchantId: merchant.id })
+      ).token;
+      await redis.kill();
+      const res = await fetchGraphQL(own.gateway, doc('{ balance { currency } }'), {}, { authorization: `Bearer ${staff}` });
+      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryable: true });
+    } finally {
+      await own.close();
+      await redis.stop();
+    }
   });
 });
