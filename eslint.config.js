@@ -53,6 +53,11 @@ const layering = [
     ['./idempotency', './events', './upstream', './errors', './redis', './audit', './logger.ts', './config.ts'],
     'payout-batches/ may import idempotency, events, upstream, errors, redis, audit, logger, config.',
   ),
+  layer(
+    './src/merchants',
+    ['./redis', './files'],
+    'merchants/ (platform mode: the registry, its stores and the key ring) may import redis and files only.',
+  ),
   // The one writer of audit lines, below every layer that has something to record.
   layer('./src/audit', ['./logger.ts'], 'audit/ (the one audit writer) may import the logger only.'),
   layer(

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const BENCHMARKS = ['throughput.ts', 'fanout.ts', 'fanout-health.ts', 'limits.ts', 'start.ts', 'payout-batch.ts'];
+const BENCHMARKS = ['throughput.ts', 'fanout.ts', 'fanout-health.ts', 'limits.ts', 'start.ts', 'payout-batch.ts', 'platform.ts'];
 
 execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
 for (const file of BENCHMARKS) {

@@ -138,6 +138,8 @@ const envSchema = z.object({
   // Per staff or server token subject: a merchant's back office or checkout server acts for every customer.
   RATE_LIMIT_STAFF_PER_MINUTE: positiveInt.default(6_000),
   RATE_LIMIT_STAFF_MONEY_PER_MINUTE: positiveInt.default(1_200),
+  // Platform mode: every operation of one merchant, all its callers together (one merchant cannot starve the others).
+  RATE_LIMIT_MERCHANT_PER_MINUTE: positiveInt.default(20_000),
   /** Proxies whose X-Forwarded-For / Forwarded entries are believed: a hop count, or addresses and CIDRs; unset: none. */
   TRUST_PROXY: z.string().optional(),
   /** The header the trusted proxies write: x-forwarded-for (with X-Forwarded-Proto) or forwarded (RFC 7239). */
@@ -193,6 +195,14 @@ const envSchema = z.object({
   /** The console's OpenID Connect sign-in: the issuer whose keys AUTH_JWKS_URL serves, and the console's client id there. */
   CONSOLE_OIDC_ISSUER: httpUrl.optional(),
   CONSOLE_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** single (default): one implicit merchant, PAYMENT_API_KEY; platform: merchants are data (docs/platform-mode.md). */
+  MERCHANT_MODE: z.enum(['single', 'platform']).default('single'),
+  /** Platform mode: the key-encryption key of the merchants' secrets, 32 bytes in base64. */
+  MERCHANT_KEYS_KEK: z.string().optional(),
+  /** Platform mode: the key-encryption key before a rotation, still accepted for decryption. */
+  MERCHANT_KEYS_KEK_PREVIOUS: z.string().optional(),
+  /** Platform mode: how long an offboarded merchant's data is kept before it is purged. */
+  MERCHANT_OFFBOARD_GRACE: durationSeconds.default(7 * 24 * 3600),
 });
 
 /**
@@ -261,6 +271,19 @@ export interface Config {
   payoutBatches: PayoutBatchConfig;
   outboundWebhooks: OutboundWebhookConfig;
   console: ConsoleConfig;
+  merchants: MerchantsConfig;
+}
+
+/**
+ * MERCHANT_MODE and the merchants' keys (src/merchants/). The key-encryption keys are raw 32-byte keys; null:
+ * none configured (sandbox mode then keeps a generated one in SANDBOX_DATA_DIR).
+ */
+export interface MerchantsConfig {
+  mode: 'single' | 'platform';
+  kek: Buffer | null;
+  previousKek: Buffer | null;
+  /** MERCHANT_OFFBOARD_GRACE, in ms. */
+  offboardGraceMs: number;
 }
 
 /** The back office at /console (src/console/). */
@@ -347,6 +370,8 @@ export interface LimitsConfig {
   /** Per staff or server token subject. */
   rateLimitStaffPerMinute: number;
   rateLimitStaffMoneyPerMinute: number;
+  /** Platform mode: per merchant, every caller of it together. */
+  rateLimitMerchantPerMinute: number;
   /** Exact origins, or `scheme://host:*` patterns. */
   corsOrigins: string[];
   graphiql: boolean;
@@ -364,6 +389,8 @@ const SECRET_VARIABLES = new Set([
   'AUTH_JWT_SECRET',
   'CLIENT_TOKEN_SECRET',
   'METRICS_TOKEN',
+  'MERCHANT_KEYS_KEK',
+  'MERCHANT_KEYS_KEK_PREVIOUS',
 ]);
 
 /** The environment as envSchema reads it. */
@@ -422,7 +449,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     limits: limitsConfig(e, live),
     console: consoleConfig(e, live),
+    merchants: merchantsConfig(e, live, redis !== null),
   };
+}
+
+/** Bytes of a key-encryption key: AES-256. */
+const KEK_BYTES = 32;
+
+function keyEncryptionKey(name: 'MERCHANT_KEYS_KEK' | 'MERCHANT_KEYS_KEK_PREVIOUS', value: string | undefined): Buffer | null {
+  if (value === undefined) return null;
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(value.trim()) ? Buffer.from(value.trim(), 'base64') : Buffer.alloc(0);
+  // The value itself is never shown: it is a key.
+  if (bytes.length !== KEK_BYTES)
+    throw new ConfigError(`${name} is invalid: must be ${KEK_BYTES} bytes in base64 (openssl rand -base64 32)`);
+  return bytes;
+}
+
+/** Platform mode keeps merchants durably and their secrets encrypted: live mode refuses to start without either. */
+function merchantsConfig(e: Env, live: boolean, hasRedis: boolean): MerchantsConfig {
+  const kek = keyEncryptionKey('MERCHANT_KEYS_KEK', e.MERCHANT_KEYS_KEK);
+  const previousKek = keyEncryptionKey('MERCHANT_KEYS_KEK_PREVIOUS', e.MERCHANT_KEYS_KEK_PREVIOUS);
+  if (previousKek && !kek) throw new ConfigError('MERCHANT_KEYS_KEK_PREVIOUS needs MERCHANT_KEYS_KEK (the key it is being rotated to)');
+  if (e.MERCHANT_MODE === 'platform' && live) {
+    if (!hasRedis) throw new ConfigError('MERCHANT_MODE=platform in live mode needs Redis (REDIS_URL): merchants must be kept durably');
+    if (!kek) throw new ConfigError('MERCHANT_MODE=platform in live mode needs MERCHANT_KEYS_KEK (32 bytes in base64)');
+  }
+  return { mode: e.MERCHANT_MODE, kek, previousKek, offboardGraceMs: e.MERCHANT_OFFBOARD_GRACE * 1000 };
 }
 
 function consoleConfig(e: Env, live: boolean): ConsoleConfig {
@@ -534,6 +586,7 @@ function limitsConfig(e: Env, live: boolean): Config['limits'] {
     rateLimitMoneyPerMinute: e.RATE_LIMIT_MONEY_PER_MINUTE,
     rateLimitStaffPerMinute: e.RATE_LIMIT_STAFF_PER_MINUTE,
     rateLimitStaffMoneyPerMinute: e.RATE_LIMIT_STAFF_MONEY_PER_MINUTE,
+    rateLimitMerchantPerMinute: e.RATE_LIMIT_MERCHANT_PER_MINUTE,
     corsOrigins: e.CORS_ORIGINS !== undefined ? parseOrigins(e.CORS_ORIGINS) : live ? [] : SANDBOX_CORS_ORIGINS,
     graphiql: e.GRAPHIQL ?? !live,
     introspection: e.INTROSPECTION ?? !live,

@@ -52,12 +52,26 @@ import type { GatewayServerOptions } from './http/options.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { acceptIntoLog, createWebhookHandler } from './inbound-webhooks/receiver.js';
+import { createMerchantWebhookRouter } from './inbound-webhooks/merchant-routes.js';
 import { createOutboundWebhooks, type OutboundWebhooks } from './outbound-webhooks/index.js';
 import type { Resolver } from './outbound-webhooks/dispatcher.js';
 import { fileOutboundPersistence } from './outbound-webhooks/state-file.js';
 import { loadTrustedDocuments } from './execution/trusted-documents.js';
 import { clientAddressing } from './http/client-address.js';
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import {
+  createKeyRing,
+  createMerchantRegistry,
+  memoryMerchantStore,
+  merchantDirectory,
+  merchantStateFile,
+  redisMerchantStore,
+  sandboxKeyEncryptionKey,
+  type MerchantRegistry,
+} from './merchants/index.js';
+import type { PlatformServices } from './schema/context.js';
 import { projectPath } from './files/project-files.js';
 
 export interface RunningGateway {
@@ -78,6 +92,8 @@ export interface RunningGateway {
   developmentToken: MintedToken | null;
   /** Webhooks to the merchant's servers. */
   outboundWebhooks: OutboundWebhooks;
+  /** Platform mode (MERCHANT_MODE=platform): the merchants' registry; null in single mode. */
+  merchants: MerchantRegistry | null;
   /** Stops everything; graceMs (SHUTDOWN_GRACE_MS in `npm start`, default 0): readiness 503 while still serving, first. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -113,6 +129,11 @@ export interface StartGatewayOptions {
   outboundWebhooks?: { now?: () => number; resolve?: Resolver; pollMs?: number };
   /** Where the console's build is (default dist/console/, what `npm run build` makes). */
   consoleDir?: string;
+  /**
+   * Platform mode in sandbox mode without Redis: keep the merchants in this file across restarts (and, without
+   * MERCHANT_KEYS_KEK, a generated key-encryption key beside it). Unset: in memory, under a key of this process.
+   */
+  merchantsFile?: string;
 }
 
 /** The `url` of a gateway started with `listen: false`: no socket answers it. */
@@ -373,6 +394,96 @@ function buildWebhookRoute(
   };
 }
 
+/** How often offboarded merchants whose grace is over are purged. */
+const PURGE_INTERVAL_MS = 3_600_000;
+
+/** The key ring of platform mode: MERCHANT_KEYS_KEK, else (sandbox mode) one kept beside the merchants' file, or this process's own. */
+function merchantKeyRing({ config, options }: Startup) {
+  const { kek, previousKek } = config.merchants;
+  if (kek) return createKeyRing(kek, previousKek);
+  if (config.mode === 'live') throw new ConfigError('MERCHANT_MODE=platform in live mode needs MERCHANT_KEYS_KEK');
+  return createKeyRing(options.merchantsFile ? sandboxKeyEncryptionKey(path.dirname(options.merchantsFile)).key : randomBytes(32));
+}
+
+/**
+ * Platform mode's services: the registry (Redis, else sandbox mode's memory kept in a file), the directory of
+ * merchants' clients (each with its own key), the purge after the grace and, after a key rotation, the re-wrap.
+ * Each change is a `merchant.*` event in the log. Null in single mode.
+ */
+function buildPlatform(
+  { config, log, options, shutdown }: Startup,
+  parts: { redis: GatewayRedis | null; service: PaymentService; bus: EventBus; observability: Observability },
+): PlatformServices | null {
+  if (config.merchants.mode !== 'platform') return null;
+  const { redis, service, bus, observability } = parts;
+  const file = !redis && options.merchantsFile ? merchantStateFile(options.merchantsFile) : null;
+  if (file) shutdown.add(async () => file.flush());
+  let forget = (_id: string) => {};
+  const registry = createMerchantRegistry({
+    store: redis ? redisMerchantStore(redis) : memoryMerchantStore(file ?? undefined),
+    keys: merchantKeyRing({ config, log, options, shutdown }),
+    offboardGraceMs: config.merchants.offboardGraceMs,
+    changed: (kind, merchant) => {
+      forget(merchant.id);
+      const event = { id: `${kind}:${merchant.id}:${merchant.updatedAt}`, kind, receivedAt: new Date().toISOString() };
+      void bus
+        .publishPaymentEvent({
+          ...event,
+          reference: merchant.id,
+          resourceType: null,
+          payload: { event: kind, data: merchant },
+          source: 'POLL',
+        })
+        .catch((error: unknown) => log.warn('merchant event not logged', { merchantId: merchant.id, kind, error }));
+    },
+  });
+  const directory = merchantDirectory(registry, (apiKey) =>
+    createUpstreamClient({ ...config.upstream, baseUrl: service.baseUrl, apiKey }, { observe: observability.observeUpstreamCall }),
+  );
+  forget = directory.forget;
+  shutdown.add(() => directory.close());
+  const sweep = (what: string, work: () => Promise<unknown>) =>
+    void work().then(
+      (result) => log.info(`merchants: ${what}`, { result }),
+      (error: unknown) => log.warn(`merchants: ${what} failed`, { error }),
+    );
+  if (config.merchants.previousKek) sweep('re-wrapped under the current key', () => registry.rewrapAll());
+  sweep('purged', () => registry.purgeDue());
+  const purges = setInterval(() => sweep('purged', () => registry.purgeDue()), PURGE_INTERVAL_MS);
+  purges.unref();
+  shutdown.add(async () => clearInterval(purges));
+  return { registry, merchant: directory.merchant, upstreamFor: directory.upstreamFor, webhookPath: config.webhook.path };
+}
+
+/**
+ * Platform mode's webhook routes, `<WEBHOOK_PATH>/<route id>`: each verified with its merchant's own secret, its
+ * events logged with the merchant's id (live subscriptions are not served per merchant yet: no live refresh).
+ */
+function buildMerchantWebhookRoutes(
+  { config, log }: Startup,
+  platform: PlatformServices,
+  bus: EventBus,
+  observability: Observability,
+): GatewayServerOptions['webhook'] {
+  return {
+    path: config.webhook.path,
+    prefix: true,
+    handle: createMerchantWebhookRouter({
+      basePath: config.webhook.path,
+      scheme: config.webhook.scheme,
+      log,
+      observe: observability.observeWebhook,
+      accept: acceptIntoLog(bus),
+      resolve: async (routeId) => {
+        const merchant = await platform.registry.byRoute(routeId);
+        if (!merchant || merchant.status === 'OFFBOARDED') return null;
+        const secrets = await platform.registry.secrets(merchant.id);
+        return secrets ? { merchantId: merchant.id, secret: secrets.webhookSecret } : null;
+      },
+    }),
+  };
+}
+
 /** The token verifier; in sandbox mode the keys may be unset: they are generated, and a development token is minted for GraphiQL. */
 async function prepareAuth(config: Config) {
   const { auth } = withGeneratedSecrets(config.auth);
@@ -473,6 +584,7 @@ interface ServerParts {
   personas: ConsolePersona[];
   readiness: ReadinessProbe;
   observability: Observability;
+  platform: PlatformServices | null;
 }
 
 /** The HTTP/WebSocket server, not yet listening. */
@@ -488,7 +600,9 @@ function buildServer({ config, log, options }: Startup, parts: ServerParts): Gat
       log,
       tokens: parts.tokens,
       pageSize: config.upstream.pageSize,
-      resourceCreated: (kind, reference) => reconciler.watch(kind, reference),
+      // The reconciler calls the service with the single merchant's key: platform mode does not reconcile yet.
+      resourceCreated: parts.platform ? undefined : (kind, reference) => reconciler.watch(kind, reference),
+      platform: parts.platform,
       payoutBatches: parts.payoutBatches,
       outboundWebhooks: parts.outboundWebhooks,
       limitServices: options.withoutLimits
@@ -555,7 +669,11 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
-    const webhook = buildWebhookRoute(startup, bus, { live, extIds, observability });
+    const platform = buildPlatform(startup, { redis, service, bus, observability });
+    // Platform mode: no single webhook secret; one route per merchant, with its own.
+    const webhook = platform
+      ? buildMerchantWebhookRoutes(startup, platform, bus, observability)
+      : buildWebhookRoute(startup, bus, { live, extIds, observability });
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 
     const readiness = startReadiness(startup, probedUpstream, redisParts);
@@ -576,6 +694,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       personas,
       readiness,
       observability,
+      platform,
     });
     const url = await listen(startup, service, { server, readiness, bus, observability });
 
@@ -592,6 +711,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       readiness,
       developmentToken,
       outboundWebhooks,
+      merchants: platform?.registry ?? null,
       close: shutdown.close,
     };
   } catch (err) {

@@ -1,12 +1,15 @@
 // `npm start`: validate the environment once, start the gateway (with the
 // sandbox when no payment service is configured), and stop cleanly on signals.
 import path from 'node:path';
-import { deriveClientTokenSecret } from './auth/index.js';
+import { randomBytes } from 'node:crypto';
+import { deriveClientTokenSecret, mintStaffToken, SCOPES, type Scope } from './auth/index.js';
+import type { MerchantRegistry, MerchantView } from './merchants/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startGateway } from './gateway.js';
 import { EVENT_LOG_FILE } from './events/log-file.js';
 import { EXT_ID_INDEX_FILE } from './ext-id-index/index.js';
 import { OUTBOUND_WEBHOOKS_FILE } from './outbound-webhooks/state-file.js';
+import { MERCHANTS_FILE } from './merchants/index.js';
 import { createLogger, type Logger } from './logger.js';
 import type { DevelopmentIdentity, Sandbox } from './sandbox/index.js';
 
@@ -39,6 +42,44 @@ function withDevelopmentSecret(config: Config, identity: DevelopmentIdentity): C
   };
 }
 
+/** The sandbox's two demo merchants of platform mode: two accounts of the sandbox (one per API key). */
+const DEMO_MERCHANTS = ['Demo school (frais de scolarité)', 'Demo shop (boutique en ligne)'];
+/** What a demo merchant's staff token may do: everything platform mode serves for one merchant. */
+const DEMO_STAFF_SCOPES: Scope[] = ['payments:read', 'payments:collect', 'payouts:write', 'settlements:write'];
+const DEMO_TOKEN_TTL_SECONDS = 12 * 60 * 60;
+
+/**
+ * Platform mode in the sandbox: the two demo merchants (made at the first start, kept in SANDBOX_DATA_DIR or
+ * Redis after), an operator token and one staff token per merchant, as lines to print.
+ */
+async function platformDemo(registry: MerchantRegistry, config: Config): Promise<string[]> {
+  const existing = (await registry.list(DEMO_MERCHANTS.length, null)).merchants;
+  const merchants: MerchantView[] = [...existing];
+  for (const name of DEMO_MERCHANTS.slice(existing.length)) {
+    const secret = () => randomBytes(12).toString('hex');
+    merchants.push(await registry.create({ name, apiKey: `sk_test_demo_${secret()}`, webhookSecret: `whsec_${secret()}` }));
+  }
+  const mint = (scopes: Iterable<Scope>, subject: string, merchantId?: string) =>
+    mintStaffToken({
+      secret: config.auth.jwtSecret!,
+      scopes,
+      subject,
+      ttlSeconds: DEMO_TOKEN_TTL_SECONDS,
+      issuer: config.auth.issuer,
+      audience: config.auth.audience,
+      merchantId,
+    }).then((minted) => minted.token);
+  const lines = [
+    'Platform mode (MERCHANT_MODE=platform): the development token is the platform operator; it acts for a merchant with the header X-Merchant-Id: <merchant id>',
+    `Operator token (platform:manage and every scope): Authorization: Bearer ${await mint(SCOPES, 'sandbox-operator')}`,
+  ];
+  for (const merchant of merchants) {
+    const token = await mint(DEMO_STAFF_SCOPES, `sandbox-staff-${merchant.id}`, merchant.id);
+    lines.push(`Merchant ${merchant.id} "${merchant.name}": staff token (${DEMO_STAFF_SCOPES.join(' ')}): Authorization: Bearer ${token}`);
+  }
+  return lines;
+}
+
 function connectSandboxWebhooks(sandbox: Sandbox, config: Config, webhookUrl: string, secret: string): void {
   sandbox.setWebhook({ url: webhookUrl, secret, scheme: config.webhook.scheme === 'sha256-base64' ? 'sha256-base64' : 'hmac-sha256-hex' });
 }
@@ -69,6 +110,7 @@ async function main(): Promise<void> {
             eventLogFile: path.join(config.sandboxDataDir, EVENT_LOG_FILE),
             outboundWebhooksFile: path.join(config.sandboxDataDir, OUTBOUND_WEBHOOKS_FILE),
             extIdIndexFile: path.join(config.sandboxDataDir, EXT_ID_INDEX_FILE),
+            merchantsFile: path.join(config.sandboxDataDir, MERCHANTS_FILE),
           }
         : {},
     );
@@ -76,7 +118,9 @@ async function main(): Promise<void> {
     await embedded?.sandbox.close();
     throw err;
   }
-  if (embedded && gateway.webhookUrl) connectSandboxWebhooks(embedded.sandbox, config, gateway.webhookUrl, embedded.webhookSecret);
+  // Platform mode: each merchant has its own webhook URL, which the sandbox (one webhook URL for all accounts) cannot follow.
+  if (embedded && gateway.webhookUrl && !gateway.merchants)
+    connectSandboxWebhooks(embedded.sandbox, config, gateway.webhookUrl, embedded.webhookSecret);
 
   const lines = [
     `GraphQL gateway ready: ${gateway.graphqlUrl} (GraphiQL in a browser)`,
@@ -95,6 +139,7 @@ async function main(): Promise<void> {
             `Development token (every scope, until ${gateway.developmentToken.expiresAt.toISOString()}): Authorization: Bearer ${gateway.developmentToken.token}`,
           ]
         : []),
+      ...(gateway.merchants && config.auth.jwtSecret ? await platformDemo(gateway.merchants, config) : []),
     );
   } else {
     lines.push(`Payment service: ${new URL(config.upstream.baseUrl!).origin}`);

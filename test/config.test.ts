@@ -144,3 +144,36 @@ describe('loadConfig: the back office (CONSOLE, CONSOLE_OIDC_*)', () => {
     );
   });
 });
+
+describe('platform mode settings', () => {
+  const kek = Buffer.alloc(32, 7).toString('base64');
+  const live = { PAYMENT_BASE_URL: 'https://pay.example', PAYMENT_API_KEY: 'sk_live_abc', AUTH_JWT_SECRET: 'k'.repeat(32) };
+
+  it('is single mode by default, with no key-encryption key', () => {
+    expect(loadConfig({}).merchants).toEqual({ mode: 'single', kek: null, previousKek: null, offboardGraceMs: 7 * 24 * 3_600_000 });
+  });
+
+  it('reads the key-encryption keys as 32 bytes and never shows them', () => {
+    const c = loadConfig({ MERCHANT_MODE: 'platform', MERCHANT_KEYS_KEK: kek, MERCHANT_OFFBOARD_GRACE: '1h' });
+    expect(c.merchants).toMatchObject({ mode: 'platform', previousKek: null, offboardGraceMs: 3_600_000 });
+    expect(c.merchants.kek?.equals(Buffer.alloc(32, 7))).toBe(true);
+    const short = Buffer.alloc(16, 1).toString('base64');
+    const e = errorOf(() => loadConfig({ MERCHANT_KEYS_KEK: short }));
+    expect(e.message).toBe('MERCHANT_KEYS_KEK is invalid: must be 32 bytes in base64 (openssl rand -base64 32)');
+    expect(e.message).not.toContain(short);
+    expect(errorOf(() => loadConfig({ MERCHANT_KEYS_KEK_PREVIOUS: kek })).message).toMatch(/needs MERCHANT_KEYS_KEK/);
+    expect(errorOf(() => loadConfig({ MERCHANT_MODE: 'many' })).message).toMatch(/^MERCHANT_MODE is invalid/);
+  });
+
+  it('refuses live platform mode without Redis or without a key-encryption key', () => {
+    expect(errorOf(() => loadConfig({ ...live, MERCHANT_MODE: 'platform', MERCHANT_KEYS_KEK: kek })).message).toMatch(/needs Redis/);
+    expect(errorOf(() => loadConfig({ ...live, MERCHANT_MODE: 'platform', REDIS_URL: 'redis://r:6379' })).message).toMatch(
+      /needs MERCHANT_KEYS_KEK/,
+    );
+    expect(loadConfig({ ...live, MERCHANT_MODE: 'platform', REDIS_URL: 'redis://r:6379', MERCHANT_KEYS_KEK: kek }).merchants.mode).toBe(
+      'platform',
+    );
+    // Sandbox mode generates its key and keeps merchants in SANDBOX_DATA_DIR without Redis.
+    expect(loadConfig({ MERCHANT_MODE: 'platform' }).merchants).toMatchObject({ mode: 'platform', kek: null });
+  });
+});

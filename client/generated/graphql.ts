@@ -146,6 +146,18 @@ export type CreateChargeInput = {
   provider: Provider;
 };
 
+/** A merchant of the platform, with its own account at the service. */
+export type CreateMerchantInput = {
+  /** Its secret API key at the service (`sk_test_…` / `sk_live_…`); stored encrypted. */
+  apiKey: string;
+  /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. */
+  idempotencyKey: string;
+  /** Its name, 1 to 200 characters. */
+  name: string;
+  /** The secret the service signs its webhooks with; stored encrypted. */
+  webhookSecret: string;
+};
+
 /** A new, empty draft batch. */
 export type CreatePayoutBatchInput = {
   /** Any unique string (a UUID) per intended operation. Sending the same request again with the same key returns the first result instead of moving money twice; reusing a key with different input is refused. Keys are kept 24 hours. The batch's items derive their ext_ids from it. */
@@ -202,6 +214,8 @@ export type ErrorCode =
   | 'INVALID_ACCOUNT'
   | 'INVALID_DATA'
   | 'INVALID_WEBHOOK_URL'
+  | 'MERCHANT_OFFBOARDED'
+  | 'MERCHANT_SUSPENDED'
   | 'NETWORK_ERROR'
   | 'NOT_FOUND'
   | 'OTP_EXPIRED'
@@ -243,6 +257,21 @@ export type InitializeCheckoutInput = {
   idempotencyKey: string;
   /** Absolute http(s) URL the customer returns to after paying. */
   successUrl: string;
+};
+
+/** Where a merchant of the platform stands. */
+export type MerchantStatus =
+  /** Serves everything. */
+  | 'ACTIVE'
+  /** Refuses everything; its data is purged after MERCHANT_OFFBOARD_GRACE. */
+  | 'OFFBOARDED'
+  /** Reads still answer; money moves are refused (MerchantSuspendedError). */
+  | 'SUSPENDED';
+
+/** The merchant leaving the platform. */
+export type OffboardMerchantInput = {
+  /** The merchant’s id (its global ID, or `mer_…`). */
+  merchantId: string | number;
 };
 
 /** Kind of payout account a settlement goes to. */
@@ -318,6 +347,14 @@ export type Provider =
   | 'OPE_BJ'
   | 'OPF_BJ';
 
+/** The merchant’s new API key. */
+export type RotateMerchantApiKeyInput = {
+  /** The new secret API key (`sk_test_…` / `sk_live_…`); stored encrypted. */
+  apiKey: string;
+  /** The merchant’s id (its global ID, or `mer_…`). */
+  merchantId: string | number;
+};
+
 /** Narrows the settlement list. All conditions must hold. The gateway applies them (the service lists settlements unfiltered), with one call to the service per operation whatever the filter. */
 export type SettlementFilter = {
   /** Amount at most this, in XOF. */
@@ -351,6 +388,14 @@ export type StartPayoutBatchInput = {
   batchId: string | number;
   /** When a wallet cannot cover its items: send those it covers (in index order) and report the rest NOT_SENT, instead of refusing. */
   sendWhatFits?: boolean | null | undefined;
+};
+
+/** Which merchant, and whether it is suspended or reinstated. */
+export type SuspendMerchantInput = {
+  /** The merchant’s id (its global ID, or `mer_…`). */
+  merchantId: string | number;
+  /** true (default): suspend (reads answer, money moves are refused); false: reinstate. */
+  suspended?: boolean | null | undefined;
 };
 
 /** Narrows the transfer list. All conditions must hold. The gateway applies them (the service lists transfers unfiltered), with one call to the service per operation whatever the filter. */
@@ -445,6 +490,9 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+          | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
           | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -469,6 +517,7 @@ export type CreateBulkTransferMutation = { __typename: 'Mutation', createBulkTra
           | { __typename: 'WebhooksUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
          }> }
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -484,6 +533,7 @@ export type CreateChargeMutation = { __typename: 'Mutation', createCharge:
     | { __typename: 'CreateChargePayload', reference: string, status: ChargeStatus, nextAction: ChargeNextAction, displayText: string, displayTextFr: string, clientToken: string }
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'OtpStillValidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -501,6 +551,7 @@ export type SubmitChargeOtpMutationVariables = Exact<{
 
 export type SubmitChargeOtpMutation = { __typename: 'Mutation', submitChargeOtp:
     | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -526,6 +577,7 @@ export type InitializeCheckoutMutationVariables = Exact<{
 export type InitializeCheckoutMutation = { __typename: 'Mutation', initializeCheckout:
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InitializeCheckoutPayload', reference: string, authorizationUrl: string, clientToken: string, liveMode: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -626,6 +678,9 @@ export type PayoutBatchQuery = { __typename: 'Query', payoutBatch: { __typename:
             | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string }
@@ -656,6 +711,7 @@ export type StartPayoutBatchMutationVariables = Exact<{
 
 
 export type StartPayoutBatchMutation = { __typename: 'Mutation', startPayoutBatch:
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, shortfalls: Array<{ __typename: 'PayoutBatchShortfall', wallet: Wallet, required: number, available: number, shortfall: number }> }
     | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -672,6 +728,7 @@ export type ApprovePayoutBatchMutationVariables = Exact<{
 
 export type ApprovePayoutBatchMutation = { __typename: 'Mutation', approvePayoutBatch:
     | { __typename: 'ApprovePayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, approvedBy: string | null } }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchShortfallError', code: ErrorCode, message: string, messageFr: string, retryable: boolean, shortfalls: Array<{ __typename: 'PayoutBatchShortfall', wallet: Wallet, required: number, available: number, shortfall: number }> }
     | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -688,6 +745,7 @@ export type CancelPayoutBatchMutationVariables = Exact<{
 
 export type CancelPayoutBatchMutation = { __typename: 'Mutation', cancelPayoutBatch:
     | { __typename: 'CancelPayoutBatchPayload', batch: { __typename: 'PayoutBatch', status: PayoutBatchStatus, sent: { __typename: 'PayoutBatchTally', items: number }, notSent: { __typename: 'PayoutBatchTally', items: number } } }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchNotFoundError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PayoutBatchStateError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -711,6 +769,7 @@ export type CreateTransferMutation = { __typename: 'Mutation', createTransfer:
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'UpstreamError', outcomeUnknown: boolean, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -731,6 +790,65 @@ export type TransferUpdatedSubscriptionVariables = Exact<{
 
 export type TransferUpdatedSubscription = { transferUpdated: { __typename: 'Transfer', reference: string, status: TransferStatus, amount: number, recipientPhone: string } };
 
+export type MerchantsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type MerchantsQuery = { __typename: 'Query', merchants: { __typename: 'MerchantConnection', totalCount: number, edges: Array<{ __typename: 'MerchantEdge', node: { __typename: 'Merchant', merchantId: string, name: string, status: MerchantStatus, liveMode: boolean, apiKeyLast4: string, inboundWebhookUrl: string } }> } };
+
+export type CreateMerchantMutationVariables = Exact<{
+  create: CreateMerchantInput;
+}>;
+
+
+export type CreateMerchantMutation = { __typename: 'Mutation', createMerchant:
+    | { __typename: 'CreateMerchantPayload', merchant: { __typename: 'Merchant', merchantId: string, name: string, inboundWebhookUrl: string } }
+    | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string, messageFr: string }> }
+   };
+
+export type SuspendMerchantMutationVariables = Exact<{
+  suspend: SuspendMerchantInput;
+}>;
+
+
+export type SuspendMerchantMutation = { __typename: 'Mutation', suspendMerchant:
+    | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'SuspendMerchantPayload', merchant: { __typename: 'Merchant', merchantId: string, status: MerchantStatus } }
+   };
+
+export type RotateMerchantApiKeyMutationVariables = Exact<{
+  rotate: RotateMerchantApiKeyInput;
+}>;
+
+
+export type RotateMerchantApiKeyMutation = { __typename: 'Mutation', rotateMerchantApiKey:
+    | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'RotateMerchantApiKeyPayload', merchant: { __typename: 'Merchant', merchantId: string, apiKeyLast4: string } }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string, messageFr: string, fieldErrors: Array<{ __typename: 'FieldError', path: Array<string>, message: string, messageFr: string }> }
+   };
+
+export type OffboardMerchantMutationVariables = Exact<{
+  offboard: OffboardMerchantInput;
+}>;
+
+
+export type OffboardMerchantMutation = { __typename: 'Mutation', offboardMerchant:
+    | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'OffboardMerchantPayload', merchant: { __typename: 'Merchant', merchantId: string, status: MerchantStatus, purgeAfter: string | null } }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string }
+    | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string }
+   };
+
 export type CreateSettlementMutationVariables = Exact<{
   input: CreateSettlementInput;
 }>;
@@ -739,6 +857,7 @@ export type CreateSettlementMutationVariables = Exact<{
 export type CreateSettlementMutation = { __typename: 'Mutation', createSettlement:
     | { __typename: 'IdempotencyConflictError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'InsufficientFundsError', wallet: Wallet | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'PaymentAccountMissingError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', retryAfterMs: number | null, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -753,6 +872,7 @@ export type CancelSettlementMutationVariables = Exact<{
 
 
 export type CancelSettlementMutation = { __typename: 'Mutation', cancelSettlement:
+    | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'NotFoundError', reference: string, code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'RateLimitedError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
     | { __typename: 'ServiceUnavailableError', code: ErrorCode, message: string, messageFr: string, retryable: boolean }
@@ -1008,6 +1128,9 @@ export type ConsolePayoutBatchItemsQuery = { __typename: 'Query', payoutBatch: {
             | { __typename: 'InsufficientFundsError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidAccountError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'InvalidWebhookUrlError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantNotFoundError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantOffboardedError', code: ErrorCode, message: string, messageFr: string }
+            | { __typename: 'MerchantSuspendedError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'NotFoundError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpExpiredError', code: ErrorCode, message: string, messageFr: string }
             | { __typename: 'OtpInvalidError', code: ErrorCode, message: string, messageFr: string }
@@ -1065,6 +1188,11 @@ export const PayoutBatchUpdatedDocument = {"__meta__":{"hash":"21916882fa7d6bded
 export const CreateTransferDocument = {"__meta__":{"hash":"25d60ea1e23f7bdb05975d253623bc89c24ec2888ccf63e1193a83ced975c19f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateTransfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTransferInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createTransfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateTransferPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsufficientFundsError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateTransferMutation, CreateTransferMutationVariables>;
 export const TransferDocument = {"__meta__":{"hash":"25a048e43516bd4706e4a98154533b8a7d98c365157859a78651b5759f2c8ffd"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Transfer"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"feePercent"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}},{"kind":"Field","name":{"kind":"Name","value":"recipientWallet"}},{"kind":"Field","name":{"kind":"Name","value":"extId"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<TransferQuery, TransferQueryVariables>;
 export const TransferUpdatedDocument = {"__meta__":{"hash":"9e17f00dcb0d910b270bf998d21e39f8efe61e3b2f7e49c6be1dff8f0491679c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TransferUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transferUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"recipientPhone"}}]}}]}}]} as unknown as DocumentNode<TransferUpdatedSubscription, TransferUpdatedSubscriptionVariables>;
+export const MerchantsDocument = {"__meta__":{"hash":"069a924c87de3f63e7399726f7a7e112da22da08e90141518938c52454d66fe4"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Merchants"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchants"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchantId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"liveMode"}},{"kind":"Field","name":{"kind":"Name","value":"apiKeyLast4"}},{"kind":"Field","name":{"kind":"Name","value":"inboundWebhookUrl"}}]}}]}}]}}]}}]} as unknown as DocumentNode<MerchantsQuery, MerchantsQueryVariables>;
+export const CreateMerchantDocument = {"__meta__":{"hash":"7bccb895eae20cc0f54d37efa42f6f1a73d5510f5d2839df3138f50dc396d8e8"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateMerchant"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"create"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateMerchantInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createMerchant"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"create"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CreateMerchantPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchantId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"inboundWebhookUrl"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}}]}}]} as unknown as DocumentNode<CreateMerchantMutation, CreateMerchantMutationVariables>;
+export const SuspendMerchantDocument = {"__meta__":{"hash":"e386a92ea4bb8b5d151d624d2444b83b89944c8a5519cd9b913fe81d92e4ddd1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SuspendMerchant"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"suspend"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SuspendMerchantInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"suspendMerchant"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"suspend"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SuspendMerchantPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchantId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}}]}}]} as unknown as DocumentNode<SuspendMerchantMutation, SuspendMerchantMutationVariables>;
+export const RotateMerchantApiKeyDocument = {"__meta__":{"hash":"7a912d78380624960a318e396dbb5016d076812e11e340615c9a5a77bf58d272"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RotateMerchantApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rotate"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RotateMerchantApiKeyInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"rotateMerchantApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rotate"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RotateMerchantApiKeyPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchantId"}},{"kind":"Field","name":{"kind":"Name","value":"apiKeyLast4"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}}]}}]} as unknown as DocumentNode<RotateMerchantApiKeyMutation, RotateMerchantApiKeyMutationVariables>;
+export const OffboardMerchantDocument = {"__meta__":{"hash":"4d8773886c98a560f404d216429fb604f1faaf356a66bac0ee9a3a0dcb7e89d8"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OffboardMerchant"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offboard"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OffboardMerchantInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"offboardMerchant"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offboard"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"OffboardMerchantPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"merchantId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"purgeAfter"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}}]}}]} as unknown as DocumentNode<OffboardMerchantMutation, OffboardMerchantMutationVariables>;
 export const CreateSettlementDocument = {"__meta__":{"hash":"8bf1f1bed6261e43e4cc7d9b7e312e36a768d7883cbb015719755157e6dc063d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateSettlement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateSettlementInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"createSettlement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SettlementPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"settlementFees"}},{"kind":"Field","name":{"kind":"Name","value":"accountType"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InsufficientFundsError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"wallet"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ValidationError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"fieldErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterMs"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"UpstreamError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"outcomeUnknown"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CreateSettlementMutation, CreateSettlementMutationVariables>;
 export const CancelSettlementDocument = {"__meta__":{"hash":"35c9a4f846f4e960ef0101882fede44046ee358bea6765ec3e01b8fc508e996b"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelSettlement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"cancelSettlement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SettlementPayload"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SettlementNotCancellableError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlementStatus"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"NotFoundError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageFr"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}}]}}]}}]}}]} as unknown as DocumentNode<CancelSettlementMutation, CancelSettlementMutationVariables>;
 export const SettlementDocument = {"__meta__":{"hash":"0aa0a1d0c800e322a26609dc6b24c71866040e513e8d2caa1778bbe6211618e1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Settlement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"settlement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"settlementFees"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"accountType"}},{"kind":"Field","name":{"kind":"Name","value":"account"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"bankName"}},{"kind":"Field","name":{"kind":"Name","value":"iban"}},{"kind":"Field","name":{"kind":"Name","value":"accountHolderName"}},{"kind":"Field","name":{"kind":"Name","value":"phone"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]}}]} as unknown as DocumentNode<SettlementQuery, SettlementQueryVariables>;

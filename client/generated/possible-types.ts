@@ -17,6 +17,7 @@
     ],
     "ApprovePayoutBatchResult": [
       "ApprovePayoutBatchPayload",
+      "MerchantSuspendedError",
       "PayoutBatchNotFoundError",
       "PayoutBatchShortfallError",
       "PayoutBatchStateError",
@@ -27,12 +28,14 @@
     ],
     "CancelPayoutBatchResult": [
       "CancelPayoutBatchPayload",
+      "MerchantSuspendedError",
       "PayoutBatchNotFoundError",
       "PayoutBatchStateError",
       "RateLimitedError",
       "ServiceUnavailableError"
     ],
     "CancelSettlementResult": [
+      "MerchantSuspendedError",
       "NotFoundError",
       "RateLimitedError",
       "ServiceUnavailableError",
@@ -44,6 +47,7 @@
       "BatchSizeLimitExceededError",
       "CreateBulkTransferPayload",
       "IdempotencyConflictError",
+      "MerchantSuspendedError",
       "RateLimitedError",
       "ServiceUnavailableError",
       "UpstreamError",
@@ -53,12 +57,20 @@
       "CreateChargePayload",
       "IdempotencyConflictError",
       "InvalidAccountError",
+      "MerchantSuspendedError",
       "OtpStillValidError",
       "RateLimitedError",
       "ServiceUnavailableError",
       "UnauthorizedChargeProviderError",
       "UnsupportedProviderError",
       "UpstreamError",
+      "ValidationError"
+    ],
+    "CreateMerchantResult": [
+      "CreateMerchantPayload",
+      "IdempotencyConflictError",
+      "RateLimitedError",
+      "ServiceUnavailableError",
       "ValidationError"
     ],
     "CreatePayoutBatchResult": [
@@ -70,6 +82,7 @@
     "CreateSettlementResult": [
       "IdempotencyConflictError",
       "InsufficientFundsError",
+      "MerchantSuspendedError",
       "PaymentAccountMissingError",
       "RateLimitedError",
       "ServiceUnavailableError",
@@ -82,6 +95,7 @@
       "IdempotencyConflictError",
       "InsufficientFundsError",
       "InvalidAccountError",
+      "MerchantSuspendedError",
       "RateLimitedError",
       "ServiceUnavailableError",
       "UpstreamError",
@@ -105,6 +119,7 @@
     "InitializeCheckoutResult": [
       "IdempotencyConflictError",
       "InitializeCheckoutPayload",
+      "MerchantSuspendedError",
       "RateLimitedError",
       "ServiceUnavailableError",
       "UpstreamError",
@@ -113,11 +128,18 @@
     "Node": [
       "Charge",
       "Checkout",
+      "Merchant",
       "PayoutBatch",
       "Settlement",
       "Transfer",
       "WebhookDelivery",
       "WebhookEndpoint"
+    ],
+    "OffboardMerchantResult": [
+      "MerchantNotFoundError",
+      "OffboardMerchantPayload",
+      "RateLimitedError",
+      "ServiceUnavailableError"
     ],
     "PaymentError": [
       "BatchSizeLimitExceededError",
@@ -125,6 +147,9 @@
       "InsufficientFundsError",
       "InvalidAccountError",
       "InvalidWebhookUrlError",
+      "MerchantNotFoundError",
+      "MerchantOffboardedError",
+      "MerchantSuspendedError",
       "NotFoundError",
       "OtpExpiredError",
       "OtpInvalidError",
@@ -160,6 +185,14 @@
       "WebhookEndpointNotFoundError",
       "WebhooksUnavailableError"
     ],
+    "RotateMerchantApiKeyResult": [
+      "MerchantNotFoundError",
+      "MerchantOffboardedError",
+      "RateLimitedError",
+      "RotateMerchantApiKeyPayload",
+      "ServiceUnavailableError",
+      "ValidationError"
+    ],
     "RotateWebhookEndpointSecretResult": [
       "RateLimitedError",
       "RotateWebhookEndpointSecretPayload",
@@ -173,6 +206,7 @@
       "WebhooksUnavailableError"
     ],
     "StartPayoutBatchResult": [
+      "MerchantSuspendedError",
       "PayoutBatchNotFoundError",
       "PayoutBatchShortfallError",
       "PayoutBatchStateError",
@@ -183,6 +217,7 @@
     ],
     "SubmitChargeOtpResult": [
       "InsufficientFundsError",
+      "MerchantSuspendedError",
       "NotFoundError",
       "OtpExpiredError",
       "OtpInvalidError",
@@ -190,6 +225,21 @@
       "ServiceUnavailableError",
       "SubmitChargeOtpPayload",
       "UpstreamError",
+      "ValidationError"
+    ],
+    "SuspendMerchantResult": [
+      "MerchantNotFoundError",
+      "MerchantOffboardedError",
+      "RateLimitedError",
+      "ServiceUnavailableError",
+      "SuspendMerchantPayload"
+    ],
+    "UpdateMerchantResult": [
+      "MerchantNotFoundError",
+      "MerchantOffboardedError",
+      "RateLimitedError",
+      "ServiceUnavailableError",
+      "UpdateMerchantPayload",
       "ValidationError"
     ],
     "UpdateWebhookEndpointResult": [

@@ -13,6 +13,8 @@ export interface AuditWho {
   principal?: { subject: string; kind: string } | null;
   clientIp: string | null;
   requestId: string;
+  /** Platform mode: the merchant the request acts for, and whether a platform operator acts for it by naming it. */
+  merchant?: { id: string; byOperator: boolean } | null;
 }
 
 /** An attempt at a mutation, run or refused. */
@@ -52,6 +54,9 @@ interface AuditLine {
   subject: string | null;
   principalKind?: string | null;
   clientIp?: string | null;
+  /** Platform mode: the merchant acted for, and `operator` when a platform operator named it (else `staff`). */
+  merchantId?: string;
+  actingAs?: 'staff' | 'operator';
   operation: string;
   references: string[];
   amount?: number;
@@ -70,12 +75,13 @@ function write(log: Logger, line: AuditLine): void {
   log.info('audit', { audit: true, ...line });
 }
 
-function byWhom(who: AuditWho): Pick<AuditLine, 'requestId' | 'subject' | 'principalKind' | 'clientIp'> {
+function byWhom(who: AuditWho): Pick<AuditLine, 'requestId' | 'subject' | 'principalKind' | 'clientIp' | 'merchantId' | 'actingAs'> {
   return {
     requestId: who.requestId,
     subject: who.principal?.subject ?? null,
     principalKind: who.principal?.kind ?? null,
     clientIp: who.clientIp,
+    ...(who.merchant ? { merchantId: who.merchant.id, actingAs: who.merchant.byOperator ? 'operator' : 'staff' } : {}),
   };
 }
 

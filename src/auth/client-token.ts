@@ -4,7 +4,7 @@
 // keys were the same: the `typ` header, the audience, and the `rsc` claim
 // (staff verification refuses a token carrying any of them).
 import { SignJWT } from 'jose';
-import { clientSubject, type ClientResource, type ClientResourceKind } from './principal.js';
+import { clientSubject, MERCHANT_CLAIM, type ClientResource, type ClientResourceKind } from './principal.js';
 import type { MintedToken } from './staff-token.js';
 import { InvalidArgumentError } from '../errors/internal-error.js';
 
@@ -23,13 +23,22 @@ const KINDS: readonly ClientResourceKind[] = ['checkout', 'charge'];
  * Mints a client token bound to one charge or checkout, valid `ttlSeconds` from `now`, signed HS256 with the gateway's client-token key.
  * Throws InvalidArgumentError for a resource without a kind or reference, or a ttl that is not a positive integer.
  */
-export async function signClientToken(key: Uint8Array, resource: ClientResource, ttlSeconds: number, now: Date): Promise<MintedToken> {
+export async function signClientToken(
+  key: Uint8Array,
+  resource: ClientResource,
+  ttlSeconds: number,
+  now: Date,
+  merchantId: string | null = null,
+): Promise<MintedToken> {
   if (!KINDS.includes(resource.kind) || !resource.reference)
     throw new InvalidArgumentError('a client token is bound to one charge or checkout reference');
   if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds <= 0) throw new InvalidArgumentError('ttlSeconds must be a positive integer');
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = issuedAt + ttlSeconds;
-  const token = await new SignJWT({ [RESOURCE_CLAIM]: { k: resource.kind, r: resource.reference } })
+  const token = await new SignJWT({
+    [RESOURCE_CLAIM]: { k: resource.kind, r: resource.reference },
+    ...(merchantId ? { [MERCHANT_CLAIM]: merchantId } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256', typ: CLIENT_TOKEN_TYP })
     .setIssuer(CLIENT_TOKEN_ISSUER)
     .setAudience(CLIENT_TOKEN_AUDIENCE)

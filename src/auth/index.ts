@@ -6,6 +6,7 @@ export {
   clientSubject,
   grantKey,
   hasScope,
+  MERCHANT_CLAIM,
   type ClientPrincipal,
   type ClientResource,
   type ClientResourceKind,

@@ -9,6 +9,11 @@ export interface StaffPrincipal {
   subject: string;
   scopes: ReadonlySet<Scope>;
   expiresAt: Date;
+  /**
+   * The token's `merchant_id` claim (platform mode): the merchant whose staff it is; null: no claim (single mode's
+   * tokens, and a platform operator's, which acts for a merchant only by naming it).
+   */
+  merchantId?: string | null;
 }
 
 /** The kinds of resource a client token may be bound to. */
@@ -27,6 +32,8 @@ export interface ClientPrincipal {
   subject: string;
   resource: ClientResource;
   expiresAt: Date;
+  /** The merchant whose payment it is (platform mode's `merchant_id` claim); null in single mode. */
+  merchantId?: string | null;
 }
 
 /**
@@ -50,7 +57,19 @@ export function hasScope(principal: Principal, scope: Scope): boolean {
  * same operation (the subject and the expiry only say who asked and until when).
  */
 export function grantKey(principal: Principal): string {
+  // Two merchants' staff with the same scopes see different data: the merchant is part of the grant.
+  const merchant = principal.merchantId == null ? '' : `@${principal.merchantId}`;
   return principal.kind === 'staff'
-    ? `staff:${[...principal.scopes].sort().join(',')}`
-    : `client:${principal.resource.kind}:${principal.resource.reference}`;
+    ? `staff:${[...principal.scopes].sort().join(',')}${merchant}`
+    : `client:${principal.resource.kind}:${principal.resource.reference}${merchant}`;
+}
+
+/** The `merchant_id` claim of platform mode's tokens: staff, client and development tokens carry it. */
+export const MERCHANT_CLAIM = 'merchant_id';
+
+/** The merchant id a token's claims carry; null when it carries none; undefined when the claim is there but not a string. */
+export function merchantClaimOf(payload: Record<string, unknown>): string | null | undefined {
+  const claim = payload[MERCHANT_CLAIM];
+  if (claim === undefined) return null;
+  return typeof claim === 'string' && claim !== '' ? claim : undefined;
 }

@@ -10,6 +10,7 @@ export const SCOPES = [
   'settlements:write',
   'events:read',
   'webhooks:manage',
+  'platform:manage',
 ] as const;
 /**
  * One scope of a staff token (`payments:read`, `payouts:write`…); which root fields it opens is declared on each

@@ -3,6 +3,7 @@
 import { SignJWT } from 'jose';
 import { secretBytes } from './keys.js';
 import type { Scope } from './scopes.js';
+import { MERCHANT_CLAIM } from './principal.js';
 import { InvalidArgumentError } from '../errors/internal-error.js';
 
 /** A staff token just signed, and when it expires. */
@@ -21,6 +22,8 @@ export interface StaffTokenRequest {
   audience?: string | null;
   /** Issue time; defaults to now. */
   now?: Date;
+  /** Platform mode: the merchant whose staff this is (`merchant_id` claim); absent: none (an operator, or single mode). */
+  merchantId?: string | null;
 }
 
 /**
@@ -33,7 +36,8 @@ export async function mintStaffToken(request: StaffTokenRequest): Promise<Minted
     throw new InvalidArgumentError('ttlSeconds must be a positive integer');
   const issuedAt = Math.floor((request.now ?? new Date()).getTime() / 1000);
   const expiresAt = issuedAt + request.ttlSeconds;
-  const jwt = new SignJWT({ scope: [...new Set(request.scopes)].join(' ') })
+  const claims = { scope: [...new Set(request.scopes)].join(' '), ...(request.merchantId ? { [MERCHANT_CLAIM]: request.merchantId } : {}) };
+  const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(request.subject)
     .setIssuedAt(issuedAt)

@@ -19,7 +19,7 @@ import {
 import { bearerFrom } from './bearer.js';
 import { AuthError, type AuthFailureReason } from './auth-error.js';
 import { secretBytes } from './keys.js';
-import type { ClientPrincipal, ClientResource, Principal, StaffPrincipal } from './principal.js';
+import { merchantClaimOf, type ClientPrincipal, type ClientResource, type Principal, type StaffPrincipal } from './principal.js';
 import { parseScopeClaim } from './scopes.js';
 import type { MintedToken } from './staff-token.js';
 
@@ -61,8 +61,8 @@ export interface TokenVerifier {
   verifyAuthorization(headerValue: string | null | undefined): Promise<Principal>;
   verifyStaff(token: string): Promise<StaffPrincipal>;
   verifyClient(token: string): Promise<ClientPrincipal>;
-  /** A client token bound to one charge or checkout; ttl defaults to CLIENT_TOKEN_TTL. */
-  mintClientToken(resource: ClientResource, ttlSeconds?: number): Promise<MintedToken>;
+  /** A client token bound to one charge or checkout (of `merchantId`'s, in platform mode); ttl defaults to CLIENT_TOKEN_TTL. */
+  mintClientToken(resource: ClientResource, ttlSeconds?: number, merchantId?: string | null): Promise<MintedToken>;
 }
 
 /**
@@ -94,9 +94,7 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
     const payload = await verified(() =>
       keyed.key instanceof Uint8Array ? jwtVerify(token, keyed.key, options) : jwtVerify(token, keyed.key, options),
     );
-    if (RESOURCE_CLAIM in payload || audiences(payload).includes(CLIENT_TOKEN_AUDIENCE)) throw new AuthError('kind');
-    if (typeof payload.sub !== 'string' || payload.sub === '') throw new AuthError('claims');
-    return { kind: 'staff', subject: payload.sub, scopes: parseScopeClaim(payload.scope), expiresAt: expiryOf(payload) };
+    return staffPrincipalOf(payload);
   }
 
   async function verifyClient(token: string): Promise<ClientPrincipal> {
@@ -112,8 +110,10 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       }),
     );
     const resource = boundResource(payload);
-    if (!resource) throw new AuthError('claims');
-    return { kind: 'client', subject: payload.sub!, resource, expiresAt: expiryOf(payload) };
+    const merchantId = merchantClaimOf(payload);
+    if (!resource || merchantId === undefined) throw new AuthError('claims');
+    const principal: ClientPrincipal = { kind: 'client', subject: payload.sub!, resource, expiresAt: expiryOf(payload) };
+    return merchantId === null ? principal : { ...principal, merchantId };
   }
 
   // Insertion order is recency: a hit moves to the end, the first entry is the least recently used.
@@ -150,8 +150,24 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
       if (token === null) throw new AuthError('malformed');
       return verify(token);
     },
-    mintClientToken: (resource, ttlSeconds = auth.clientTokenTtlSeconds) => signClientToken(clientKey, resource, ttlSeconds, now()),
+    mintClientToken: (resource, ttlSeconds = auth.clientTokenTtlSeconds, merchantId = null) =>
+      signClientToken(clientKey, resource, ttlSeconds, now(), merchantId),
   };
+}
+
+/** The principal of a verified staff token's claims; AuthError when they belong to a client token or lack a subject. */
+function staffPrincipalOf(payload: JWTPayload): StaffPrincipal {
+  if (RESOURCE_CLAIM in payload || audiences(payload).includes(CLIENT_TOKEN_AUDIENCE)) throw new AuthError('kind');
+  if (typeof payload.sub !== 'string' || payload.sub === '') throw new AuthError('claims');
+  const merchantId = merchantClaimOf(payload);
+  if (merchantId === undefined) throw new AuthError('claims');
+  const principal: StaffPrincipal = {
+    kind: 'staff',
+    subject: payload.sub,
+    scopes: parseScopeClaim(payload.scope),
+    expiresAt: expiryOf(payload),
+  };
+  return merchantId === null ? principal : { ...principal, merchantId };
 }
 
 /** The key a staff token's algorithm names: the shared secret (HS*) or the key set (RS*, ES*...), as configured. */

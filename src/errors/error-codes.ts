@@ -13,6 +13,8 @@ export const GATEWAY_ERROR_CODES = [
   'WEBHOOK_ENDPOINT_LIMIT',
   'INVALID_WEBHOOK_URL',
   'WEBHOOKS_UNAVAILABLE',
+  'MERCHANT_SUSPENDED',
+  'MERCHANT_OFFBOARDED',
 ] as const;
 type GatewayErrorCode = (typeof GATEWAY_ERROR_CODES)[number];
 
@@ -33,6 +35,8 @@ const RETRYABLE: { readonly [C in GatewayErrorCode]: boolean } = {
   WEBHOOK_ENDPOINT_LIMIT: false,
   INVALID_WEBHOOK_URL: false,
   WEBHOOKS_UNAVAILABLE: false,
+  MERCHANT_SUSPENDED: false,
+  MERCHANT_OFFBOARDED: false,
 };
 
 const isGatewayCode = (code: ErrorCode): code is GatewayErrorCode => Object.hasOwn(RETRYABLE, code);

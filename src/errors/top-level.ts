@@ -309,6 +309,35 @@ export const TOP_LEVEL_ERRORS = {
     }),
     samples: [undefined],
   }),
+  MERCHANT_NOT_FOUND: entry({
+    httpStatus: 404,
+    when: 'Platform mode: a request names a merchant (X-Merchant-Id) that does not exist, or that its token may not act for: both get this same answer.',
+    text: () => ({ en: 'No merchant has this id.', fr: 'Aucun marchand ne porte cet identifiant.' }),
+    samples: [undefined],
+  }),
+  NOT_IN_THIS_MODE: entry<{ field: string; reason: 'platform_only' | 'not_yet' | 'name_merchant' }>({
+    when: 'A field of the other MERCHANT_MODE: the operator’s fields in single mode, a field platform mode does not serve yet, or a merchant’s field an operator called without naming the merchant.',
+    text: ({ field, reason }) =>
+      reason === 'platform_only'
+        ? {
+            en: `${field} exists in platform mode only (MERCHANT_MODE=platform).`,
+            fr: `${field} n’existe qu’en mode plateforme (MERCHANT_MODE=platform).`,
+          }
+        : reason === 'not_yet'
+          ? {
+              en: `Platform mode does not serve ${field} yet: it is not kept apart per merchant.`,
+              fr: `Le mode plateforme ne permet pas encore d’utiliser ${field} : ce champ n’est pas encore séparé par marchand.`,
+            }
+          : {
+              en: `A platform operator acts for a merchant only by naming it: send its id in the X-Merchant-Id header (merchantId in connection_init) to use ${field}.`,
+              fr: `Un opérateur de la plateforme n’agit pour un marchand qu’en le nommant : envoyez son identifiant dans l’en-tête X-Merchant-Id (merchantId dans connection_init) pour utiliser ${field}.`,
+            },
+    samples: [
+      { field: 'createMerchant', reason: 'platform_only' },
+      { field: 'paymentEvents', reason: 'not_yet' },
+      { field: 'charge', reason: 'name_merchant' },
+    ],
+  }),
   PERSISTED_QUERY_NOT_FOUND: entry({
     httpStatus: 400,
     when: 'A document hash the gateway does not know, where a client may send the text instead (TRUSTED_DOCUMENTS=allow).',

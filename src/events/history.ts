@@ -13,6 +13,8 @@ export interface EventFilter {
   since?: number | null;
   /** Received at or before (epoch ms). */
   until?: number | null;
+  /** Platform mode: only this merchant's events (those its webhook route received); absent: every event. */
+  merchantId?: string | null;
 }
 
 interface EventPageRequest {
@@ -35,6 +37,7 @@ interface EventPage {
 const BATCH = 200;
 
 function matchesFilter(event: LoggedPaymentEvent, filter: EventFilter): boolean {
+  if (filter.merchantId != null && event.merchantId !== filter.merchantId) return false;
   if (filter.kinds && filter.kinds.length > 0 && !filter.kinds.includes(event.kind)) return false;
   if (filter.reference && event.reference !== filter.reference) return false;
   if (filter.since != null || filter.until != null) {
@@ -117,7 +120,12 @@ export async function pageEvents(log: EventLog, request: EventPageRequest, filte
 }
 
 async function countEvents(log: EventLog, filter: EventFilter): Promise<number> {
-  const unfiltered = !(filter.kinds && filter.kinds.length > 0) && !filter.reference && filter.since == null && filter.until == null;
+  const unfiltered =
+    !(filter.kinds && filter.kinds.length > 0) &&
+    !filter.reference &&
+    filter.since == null &&
+    filter.until == null &&
+    filter.merchantId == null;
   if (unfiltered) return log.length();
   let count = 0;
   for await (const _event of scan(log, 'older', null, filter)) count += 1;

@@ -24,6 +24,8 @@ export interface PaymentEventRecord {
   payload: unknown;
   /** Absent: WEBHOOK. */
   source?: EventSource;
+  /** Platform mode: the merchant whose webhook route received it; absent in single mode. */
+  merchantId?: string;
 }
 
 /** An event once appended: `seq` is its position in the log (a stream id), which orders events. */

@@ -100,6 +100,22 @@ export const FLOWS: ReadonlyArray<{ file: string; variables?: Record<string, unk
       since: '2026-01-01T00:00:00Z',
     },
   },
+  {
+    // Platform mode only (MERCHANT_MODE=platform): the operator's operations; in single mode they say so.
+    file: 'platform.graphql',
+    variables: {
+      first: 20,
+      create: {
+        name: 'École Wend-Kuuni',
+        apiKey: 'sk_test_school_0001',
+        webhookSecret: 'whsec_school_0001',
+        idempotencyKey: 'onboard-school-1',
+      },
+      suspend: { merchantId: 'mer_… (from Merchants)', suspended: true },
+      rotate: { merchantId: 'mer_… (from Merchants)', apiKey: 'sk_test_school_0002' },
+      offboard: { merchantId: 'mer_… (from Merchants)' },
+    },
+  },
 ];
 
 /** GraphiQL's tabs: one per document of the client kit, its variables filled with test data, and with `token` its header. */

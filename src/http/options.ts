@@ -16,7 +16,8 @@ import type { ConsoleSettings } from '../console/serve.js';
  */
 export interface GatewayServerOptions {
   services: GatewayServices;
-  webhook: { path: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | null;
+  /** `prefix`: also every path below `path` (platform mode's `<path>/<route id>`, one per merchant). */
+  webhook: { path: string; prefix?: boolean; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | null;
   health: HealthProbe;
   readiness: ReadinessProbe;
   /** TRUSTED_DOCUMENTS=allow|enforce: the manifest (src/execution/trusted-documents.ts); null or absent: off. */

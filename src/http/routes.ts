@@ -35,7 +35,7 @@ const redirectTo =
 export function operatorRoutes(options: GatewayServerOptions, leaving: () => boolean, graphqlPath: string): Route[] {
   const { webhook, observability } = options;
   return [
-    ...(webhook ? [{ path: webhook.path, handle: webhookHandler(webhook, options.services.log) }] : []),
+    ...(webhook ? [{ path: webhook.path, prefix: webhook.prefix, handle: webhookHandler(webhook, options.services.log) }] : []),
     { path: '/health/live', methods: ['GET'], handle: answerLive },
     { path: '/health/ready', methods: ['GET'], handle: answerReady(options.readiness, leaving) },
     ...(observability?.metricsEndpoint ? [{ path: '/metrics', handle: observability.metricsEndpoint }] : []),

@@ -5,6 +5,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { getArgumentValues } from 'graphql';
 import { schema } from '../schema/index.js';
 import { createContext, type GatewayContext } from '../schema/context.js';
+import { MERCHANT_HEADER, merchantOfRequest, namedMerchant } from '../schema/platform.js';
 import { auditAttempt, moneyMovingMutations } from '../schema/audit.js';
 import { grantKey, type Principal } from '../auth/index.js';
 import { corsOptions, limitPlugins, useBrowserSafety, useGraphiqlPolicy, useNoIntrospection, type OriginPolicy } from '../limits/index.js';
@@ -120,17 +121,21 @@ export function createGatewayYoga(options: GatewayServerOptions, around: YogaSur
     graphiql: graphiqlOptions(options),
     // Over HTTP yoga passes the Fetch `request` (and the Node `req`); over WebSocket (src/http/websocket.ts)
     // the principal established when the socket connected, and the upgrade `req`.
-    context: async (initial: { request?: Request; req?: IncomingMessage; principal?: Principal }) =>
-      createContext(
-        services,
-        initial.principal
-          ? {
-              principal: initial.principal,
-              clientIp: addressing.ipOf(initial.req),
-              requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined),
-            }
-          : await callerFromHttp(services.tokens, initial.request!, initial.req, addressing),
-      ),
+    context: async (initial: { request?: Request; req?: IncomingMessage; principal?: Principal; connectionParams?: unknown }) => {
+      const caller = initial.principal
+        ? {
+            principal: initial.principal,
+            clientIp: addressing.ipOf(initial.req),
+            requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined),
+          }
+        : await callerFromHttp(services.tokens, initial.request!, initial.req, addressing);
+      if (!services.platform) return createContext(services, caller);
+      // Platform mode: the merchant from the token, or the one an operator names (header, or connection_init).
+      const named = initial.principal
+        ? namedMerchant((initial.connectionParams as Record<string, unknown> | undefined)?.merchantId)
+        : namedMerchant(initial.request?.headers.get(MERCHANT_HEADER));
+      return createContext(services, { ...caller, merchant: await merchantOfRequest(services.platform, caller.principal, named) });
+    },
     // Observability right after the masking, so it records what the client got, and before anything
     // that may stop an operation (a plugin that stops one skips the hooks of those after it).
     plugins: [
@@ -141,8 +146,9 @@ export function createGatewayYoga(options: GatewayServerOptions, around: YogaSur
       useAuthentication(auditAnonymousMoneyMoves),
       // Last: every plugin above still sees each subscriber's subscription; only event execution is shared.
       useSharedEventExecution((context) => {
-        const principal = (context as Partial<GatewayContext>).principal;
-        return principal ? grantKey(principal) : null;
+        const { principal, merchant } = context as Partial<GatewayContext>;
+        // Platform mode: an operator acting for A and one acting for B hold the same grant, not the same data.
+        return principal ? `${grantKey(principal)}${merchant ? `#${merchant.id}` : ''}` : null;
       }),
       ...(options.trustedDocuments ? useTrustedDocuments(options.trustedDocuments) : []),
     ],

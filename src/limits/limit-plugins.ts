@@ -50,11 +50,15 @@ export function createRateLimits(
     },
     refund: (key) => limiter.refund(key),
   });
+  // Made on first use: single mode never spends a merchant's budget.
+  let perMerchant: RateLimiter | null = null;
+  const merchantLimiter = () => (perMerchant ??= counted(window('merchant', limits.rateLimitMerchantPerMinute), 'general'));
   const general = make('general', limits.rateLimitPerMinute, limits.rateLimitStaffPerMinute);
   const money = make('money', limits.rateLimitMoneyPerMinute, limits.rateLimitStaffMoneyPerMinute);
   return {
     general: counted(general, 'general'),
     money: counted(money, 'money'),
+    merchant: { consume: (key) => merchantLimiter().consume(key), refund: (key) => merchantLimiter().refund(key) },
     async generalAndMoney(key) {
       // Issued in the same tick: ioredis's auto-pipelining sends both scripts in one write (one round trip).
       const [generalAdmission, moneyAdmission] = await Promise.all([general.consume(key), money.consume(key)]);

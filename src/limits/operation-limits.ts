@@ -16,6 +16,8 @@ export interface RateLimits {
    * budget is left as it was: the money point is not spent, and its refusal not counted.
    */
   generalAndMoney(key: string): Promise<{ general: Admission; money: Admission | null }>;
+  /** Platform mode: every operation of a merchant, whoever calls (merchantLimitKey). */
+  merchant: RateLimiter;
 }
 
 /** What every operation's limits share: the most calls to the service one operation may make, and the rate limiter. */
@@ -44,8 +46,13 @@ export interface OperationLimits {
  * obtain for whoever can start payments; and anonymous callers) the client IP.
  */
 export function rateLimitKey(principal: Principal | null, clientIp: string | null): string {
-  return principal?.kind === 'staff' ? `sub:${principal.subject}` : `ip:${clientIp ?? 'unknown'}`;
+  // Platform mode: two merchants' callers never share a budget (a subject or an address is counted per merchant).
+  const merchant = principal?.merchantId ? `${principal.merchantId}/` : '';
+  return principal?.kind === 'staff' ? `sub:${merchant}${principal.subject}` : `ip:${merchant}${clientIp ?? 'unknown'}`;
 }
+
+/** The key of a merchant's own budget (platform mode: RATE_LIMIT_MERCHANT_PER_MINUTE, every caller of it together). */
+export const merchantLimitKey = (merchantId: string): string => `merchant:${merchantId}`;
 
 /** A staff or server token's key (RATE_LIMIT_STAFF_*), not a client address's (RATE_LIMIT_*). */
 export function isSubjectKey(key: string): boolean {

@@ -10,13 +10,15 @@ import { topLevelError } from '../errors/top-level.js';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
 import { selectsMoneyField } from './money-mutations.js';
-import { rateLimitKey, type OperationLimits, type RateLimits } from './operation-limits.js';
+import { merchantLimitKey, rateLimitKey, type OperationLimits, type RateLimits } from './operation-limits.js';
 import type { Admission } from './rate-limiter.js';
 
 interface LimitedContext {
   principal: Principal | null;
   clientIp: string | null;
   limits: OperationLimits;
+  /** Platform mode: the merchant the operation acts for (its budget is spent too). */
+  merchant?: { id: string } | null;
 }
 
 /** The RATE_LIMITED error, with when to try again in seconds (at least one) and as a `Retry-After` header. */
@@ -53,10 +55,17 @@ export function useRateLimits(rateLimits: RateLimits, moneyMoving: ReadonlySet<s
     stop: (result: { errors: GraphQLError[] }) => void,
   ) => {
     const operation = getOperationAST(document, operationName);
-    const admission = await admit(ctx, operation, document);
+    const admission = await admitWithMerchant(ctx, await admit(ctx, operation, document));
     if (admission.allowed) return;
     if (operation?.operation === 'mutation') ctx.limits.generalLimitRetryAfterMs = admission.retryAfterMs;
     else stop({ errors: [rateLimitedError(admission.retryAfterMs)] });
+  };
+  /** Platform mode: the merchant's own budget too, once the caller's admitted it (a refusal gives the money point back). */
+  const admitWithMerchant = async (ctx: LimitedContext, callers: Admission): Promise<Admission> => {
+    if (!callers.allowed || !ctx.merchant) return callers;
+    const merchant = await rateLimits.merchant.consume(merchantLimitKey(ctx.merchant.id));
+    if (!merchant.allowed) await refundUnused(ctx);
+    return merchant;
   };
   /** A money point spent up front that no money-moving field took (skipped by @skip, an earlier field failed): given back. */
   const refundUnused = async (ctx: LimitedContext) => {

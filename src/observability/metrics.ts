@@ -32,9 +32,18 @@ export interface GatewayMetrics {
   idempotency: Counter<'event'>;
   /** Requests refused by a rate limit, by kind of limit. */
   rateLimitRefusals: Counter<'kind'>;
+  /**
+   * Platform mode: operations by merchant and outcome. The merchant label has at most MERCHANT_LABELS_MAX values
+   * per process (the first merchants seen; the rest are `other`), so a platform of thousands of merchants cannot
+   * grow the metrics without bound.
+   */
+  merchantOperations: Counter<'merchant' | 'outcome'>;
   /** Connects what the scrape-time gauges read (readiness, event-log lag), once the gateway has them. */
   watch(sources: WatchedSources): void;
 }
+
+/** Most distinct values of the `merchant` label of gateway_merchant_operations_total, per process. */
+export const MERCHANT_LABELS_MAX = 100;
 
 /** What the gauges read at each scrape. */
 export interface WatchedSources {
@@ -169,6 +178,12 @@ function createRequestMetrics(registers: Registry[]): Omit<GatewayMetrics, 'regi
       name: 'gateway_rate_limit_refusals_total',
       help: 'Requests refused by a rate limit, by kind of limit.',
       labelNames: ['kind'],
+      registers,
+    }),
+    merchantOperations: new Counter({
+      name: 'gateway_merchant_operations_total',
+      help: `Platform mode: GraphQL operations by merchant (at most ${MERCHANT_LABELS_MAX} merchants by name, the rest "other") and outcome.`,
+      labelNames: ['merchant', 'outcome'],
       registers,
     }),
   };

@@ -12,7 +12,7 @@
 import { isObjectType, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
-import type { GatewayMetrics } from './metrics.js';
+import { MERCHANT_LABELS_MAX, type GatewayMetrics } from './metrics.js';
 import {
   countedFields,
   errorCode,
@@ -38,6 +38,8 @@ interface CallerContext {
   request?: { headers: { get(name: string): string | null } };
   /** Over WebSocket: the connection_init payload (its traceparent/tracestate fields). */
   connectionParams?: unknown;
+  /** Platform mode: the merchant the operation acts for. */
+  merchant?: { id: string } | null;
 }
 
 /** The caller's W3C trace context: HTTP headers, or the fields of the WebSocket connection_init payload. */
@@ -64,6 +66,8 @@ const SPAN_STATUS_ERROR = 2;
 /** The operations in flight, keyed by their context object, which envelop keeps from parse to execute (it extends it in place). */
 class Operations {
   private readonly records = new WeakMap<object, OperationRecord>();
+  /** The merchants with a label value of their own (MERCHANT_LABELS_MAX at most). */
+  private readonly labelledMerchants = new Set<string>();
 
   constructor(private readonly o: OperationObservabilityOptions) {}
 
@@ -98,6 +102,7 @@ class Operations {
     record.done = true;
     const seconds = (performance.now() - record.startedAt) / 1000;
     const outcome = this.count(record, errors, seconds);
+    if (context.merchant) this.o.metrics.merchantOperations.inc({ merchant: this.merchantLabel(context.merchant.id), outcome });
     this.o.log.info('operation', {
       // A request refused before its context was built (a bad token) has no context requestId: src/http/request-handler.ts
       // put the request's id in its x-request-id header before yoga saw it.
@@ -112,6 +117,12 @@ class Operations {
       outcome,
     });
     if (record.span) endSpan(record, outcome);
+  }
+
+  /** The merchant's own label value while fewer than MERCHANT_LABELS_MAX have one, else `other`. */
+  private merchantLabel(id: string): string {
+    if (!this.labelledMerchants.has(id) && this.labelledMerchants.size < MERCHANT_LABELS_MAX) this.labelledMerchants.add(id);
+    return this.labelledMerchants.has(id) ? id : 'other';
   }
 
   /** One sample per root field; the operation's outcome is the first that is not a success. */

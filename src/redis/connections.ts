@@ -59,6 +59,11 @@ export interface GatewayRedis {
    * Untagged on a Cluster, such keys spread over every shard by their own names instead of pinning the gateway's slot.
    */
   soloKey(...parts: string[]): string;
+  /**
+   * `<namespace>:{<tag>}:<part>...` on every topology: keys that share a tag share a hash slot on a Cluster (one
+   * merchant's keys, `{m:<id>}`), so a script or MULTI over them is legal, and different tags spread over the shards.
+   */
+  tagged(tag: string, ...parts: string[]): string;
   /** Fail-fast connection for ordinary commands. */
   readonly commands: RedisClient;
   /** Fail-fast connection for PUBLISH (a subscriber-mode connection cannot publish). */
@@ -184,6 +189,7 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<Gatewa
     topology: topology.kind,
     key: topology.kind === 'cluster' ? (...parts) => [`{${namespace}}`, ...parts].join(':') : (...parts) => [namespace, ...parts].join(':'),
     soloKey: (...parts) => [namespace, ...parts].join(':'),
+    tagged: (tag, ...parts) => [namespace, `{${tag}}`, ...parts].join(':'),
     commands,
     publisher,
     subscriber,

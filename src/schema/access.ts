@@ -3,11 +3,12 @@
 // (the root types carry a rule that never passes, which `access` skips), so a
 // new field is closed until someone decides who may use it.
 import { GraphQLError, getArgumentValues, type GraphQLResolveInfo } from 'graphql';
-import { tokenProblemOf, type AuthFailureReason, type ClientResource, type Scope } from '../auth/index.js';
+import { hasScope, tokenProblemOf, type AuthFailureReason, type ClientResource, type Scope } from '../auth/index.js';
 import { topLevelError } from '../errors/top-level.js';
 import { auditAttempt } from './audit.js';
 import type { GatewayContext } from './context.js';
 import { isInitializationReference } from '../upstream/checkout-reference.js';
+import { platformGate, platformRefusal } from './platform.js';
 
 /** A staff token with `scope`, or (when `client` names one) a client token bound to that very resource. */
 export interface AccessRule<Args> {
@@ -29,8 +30,13 @@ export function access<Args>(rule: AccessRule<Args>) {
   return {
     skipTypeScopes: true,
     extensions: { requiredScope: rule.scope, clientTokens: rule.client !== undefined },
-    authScopes: (_parent: unknown, args: Args) =>
-      rule.client ? { $any: { scope: rule.scope, clientResource: rule.client(args) } } : { scope: rule.scope },
+    // The platform rule first (src/schema/platform.ts: which fields platform mode serves, and to whom), then the scope.
+    authScopes: (_parent: unknown, args: Args, ctx: GatewayContext, info: GraphQLResolveInfo) =>
+      platformGate(ctx, info.fieldName) !== 'open'
+        ? false
+        : rule.client
+          ? { $any: { scope: rule.scope, clientResource: rule.client(args) } }
+          : { scope: rule.scope },
   } as const;
 }
 
@@ -61,6 +67,10 @@ export function refusal(ctx: GatewayContext, info: GraphQLResolveInfo): GraphQLE
   auditAttempt(ctx, field, { arg: argumentOf(info), outcome: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' });
   if (!ctx.principal) return unauthenticated();
   const { requiredScope = null, clientTokens = false } = (field?.extensions ?? {}) as { requiredScope?: Scope; clientTokens?: boolean };
+  const gate = platformGate(ctx, info.fieldName);
+  // Single mode: the operator's fields are FORBIDDEN without their scope, as any field; with it, they say why not.
+  const scopeFirst = gate === 'platform_only' && !(requiredScope && hasScope(ctx.principal, requiredScope));
+  if (gate !== 'open' && gate !== 'operator_only' && !scopeFirst) return platformRefusal(gate, info.fieldName);
   if (ctx.principal.kind === 'client') {
     return topLevelError('FORBIDDEN', { field: info.fieldName, scope: null, customer: clientTokens ? 'other_payment' : 'not_allowed' });
   }

@@ -16,7 +16,7 @@ export interface MutationFacts {
   audited: boolean;
 }
 
-type Who = Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId'>;
+type Who = Pick<GatewayContext, 'log' | 'principal' | 'clientIp' | 'requestId' | 'merchant'>;
 
 /** The facts of a field (none: it neither moves money nor is audited). */
 export function factsOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'> | undefined): MutationFacts {

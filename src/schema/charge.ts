@@ -18,6 +18,7 @@ import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection } from './list-filter.js';
 import { chargesByExtId } from './charges-by-ext-id.js';
+import { platformRefusal } from './platform.js';
 import { MAX_REFERENCES_PER_EXT_ID } from '../ext-id-index/index.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
 import {
@@ -177,6 +178,9 @@ builder.queryFields((t) => ({
         const filter = toUpstreamFilter(args.filter as ChargeFilterArgs | null | undefined);
         const extId = (args.filter as ChargeFilterArgs | null | undefined)?.extId;
         if (extId) {
+          // The ext_id index is the single merchant's: platform mode keeps none per merchant yet, so it refuses the
+          // search rather than read (or prune) entries that are not this merchant's.
+          if (ctx.platform) throw platformRefusal('not_yet', 'charges.filter.extId');
           return filteredConnection(args, 'charges', canonicalFilter({ ...filter, extId }), () => chargesByExtId(ctx, extId, filter));
         }
         const scope = listScope('charges', filter as Record<string, unknown>);
@@ -246,7 +250,8 @@ const CreateChargePayload = builder.objectRef<CreateChargePayloadShape>('CreateC
     clientToken: t.string({
       description:
         "A token for the customer's browser, bound to this one charge (see CLIENT_TOKEN_TTL): it may read the charge, submit its OTP and follow chargeUpdated. Send it as `Authorization: Bearer <clientToken>`.",
-      resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'charge', reference: p.reference })).token,
+      resolve: async (p, _args, ctx) =>
+        (await ctx.tokens.mintClientToken({ kind: 'charge', reference: p.reference }, undefined, ctx.merchant?.id)).token,
     }),
     charge: t.field({
       type: ChargeRef,

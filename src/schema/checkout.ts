@@ -156,7 +156,8 @@ const InitializeCheckoutPayload = builder.objectRef<InitializedCheckoutPayload>(
     clientToken: t.string({
       description:
         "A token for the customer's browser, bound to this one checkout (see CLIENT_TOKEN_TTL): it may read the checkout, its charge, and follow checkoutUpdated. Send it as `Authorization: Bearer <clientToken>`.",
-      resolve: async (p, _args, ctx) => (await ctx.tokens.mintClientToken({ kind: 'checkout', reference: p.reference })).token,
+      resolve: async (p, _args, ctx) =>
+        (await ctx.tokens.mintClientToken({ kind: 'checkout', reference: p.reference }, undefined, ctx.merchant?.id)).token,
     }),
     checkout: t.field({
       type: CheckoutRef,

@@ -11,6 +11,28 @@ import type { PayoutBatches } from '../payout-batches/index.js';
 import type { OutboundWebhooks } from '../outbound-webhooks/index.js';
 import { operationLimits, type LimitsServices, type OperationLimits } from '../limits/index.js';
 import { createLoaders, type ResourceLoaders } from './loaders.js';
+import type { MerchantRegistry, MerchantStatus, MerchantView } from '../merchants/index.js';
+
+/** Platform mode's services (MERCHANT_MODE=platform); absent in single mode. */
+export interface PlatformServices {
+  registry: MerchantRegistry;
+  /** The merchant as it is now (cached for at most a second on this replica); null: unknown. */
+  merchant(id: string): Promise<MerchantView | null>;
+  /** The client that calls the service with this merchant's own API key. */
+  upstreamFor(merchant: MerchantView): Promise<UpstreamClient>;
+  /** The path merchants' webhook URLs start with (`<path>/<route id>`). */
+  webhookPath: string;
+}
+
+/** The merchant a request acts for (platform mode), as its token or an operator's naming of it made it. */
+export interface RequestMerchant {
+  id: string;
+  status: MerchantStatus;
+  /** True: a platform operator's token, naming the merchant; false: the merchant's own staff or client token. */
+  byOperator: boolean;
+  /** The service's client with this merchant's key. */
+  upstream: UpstreamClient;
+}
 
 /** What resolvers reach: the service's client, stores, buses and services of the gateway. */
 export interface GatewayServices {
@@ -34,6 +56,8 @@ export interface GatewayServices {
   outboundWebhooks?: OutboundWebhooks;
   /** Upstream budget per operation and rate limits (src/limits/); absent: none. */
   limitServices?: LimitsServices;
+  /** Platform mode (MERCHANT_MODE=platform); absent or null: single mode. */
+  platform?: PlatformServices | null;
 }
 
 /** Who sent the operation, as the transport established it. */
@@ -43,6 +67,8 @@ export interface Caller {
   /** The peer address of the connection (for audit lines and limits). */
   clientIp: string | null;
   requestId: string;
+  /** Platform mode: the merchant the request acts for; null: none (single mode, or an operator naming none). */
+  merchant?: RequestMerchant | null;
 }
 
 /** One operation's context: the services, the caller, its loaders and its upstream budget. */
@@ -58,13 +84,17 @@ const UNLIMITED: LimitsServices = { maxUpstreamCallsPerOperation: Number.POSITIV
 export function createContext(services: GatewayServices, caller: Partial<Caller> = {}): GatewayContext {
   const principal = caller.principal ?? null;
   const clientIp = caller.clientIp ?? null;
-  // Resolvers and loaders reach the service only through this operation's counted client.
-  const { limits, upstream } = operationLimits(services.limitServices ?? UNLIMITED, services.upstream, { principal, clientIp });
+  const merchant = caller.merchant ?? null;
+  // Resolvers and loaders reach the service only through this operation's counted client: in platform mode, the
+  // client with the merchant's own key (a request with no merchant reaches no merchant's field: access.ts).
+  const base = merchant?.upstream ?? services.upstream;
+  const { limits, upstream } = operationLimits(services.limitServices ?? UNLIMITED, base, { principal, clientIp });
   return {
     ...services,
     upstream,
     principal,
     clientIp,
+    merchant,
     requestId: caller.requestId ?? randomUUID(),
     loaders: createLoaders(upstream),
     limits,

@@ -1,5 +1,6 @@
 // GraphQL types of the typed errors, made from their declarations (src/errors/payment-errors.ts,
 // payout-batch-errors.ts; how to declare one: src/errors/typed-errors.ts and docs/adding-an-operation.md).
+import { MERCHANT_ERRORS } from '../errors/merchant-errors.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
 import { builder } from './builder.js';
 import { SettlementStatusEnum, WalletEnum } from './enums.js';
@@ -99,3 +100,6 @@ typedErrorObjectTypes(PAYMENT_ERRORS, {
   IdempotencyConflictReason: IdempotencyConflictReasonEnum,
   '[FieldError]': [FieldErrorRef],
 });
+
+// Platform mode's typed errors: a suspended merchant's money moves (every money-moving mutation), the operator's.
+typedErrorObjectTypes(MERCHANT_ERRORS);

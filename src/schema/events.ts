@@ -27,8 +27,30 @@ import type { GatewayContext } from './context.js';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, listScope } from './pagination.js';
 
 function concerning<T>(type: ResourceKind) {
-  return async (event: LoggedPaymentEvent, _args: unknown, ctx: GatewayContext): Promise<T | null> =>
-    event.resourceType === type ? ((await ctx.live.resourceForEvent(event)) as T | null) : null;
+  return async (event: LoggedPaymentEvent, _args: unknown, ctx: GatewayContext): Promise<T | null> => {
+    if (event.resourceType !== type) return null;
+    // Platform mode: fetched with the merchant's own key (the shared per-event fetch uses the single key).
+    if (ctx.merchant) return event.reference ? ((await ctx.loaders[type].load(event.reference)) as T | null) : null;
+    return (await ctx.live.resourceForEvent(event)) as T | null;
+  };
+}
+
+/** Platform mode: only the request's merchant's events pass (interruptions always do). */
+function ownEvents<T extends object>(ctx: GatewayContext, stream: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+  const merchantId = ctx.merchant?.id;
+  if (!merchantId) return stream;
+  const own = (item: T) => !('seq' in item) || (item as { merchantId?: string }).merchantId === merchantId;
+  const iterator: AsyncIterableIterator<T> = {
+    async next() {
+      for (;;) {
+        const step = await stream.next();
+        if (step.done || own(step.value)) return step;
+      }
+    },
+    return: () => stream.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 const EventSourceEnum = builder.enumType('EventSource', {
@@ -225,7 +247,8 @@ builder.queryFields((t) => ({
       args: { filter: t.arg({ type: EventFilterInput }) },
       resolve: (_root, args, ctx) =>
         readingTheLog(async () => {
-          const filter = toEventFilter(args.filter as EventFilterArgs | null | undefined);
+          // Platform mode: the merchant's own events only, and cursors that belong to its list only.
+          const filter = { ...toEventFilter(args.filter as EventFilterArgs | null | undefined), merchantId: ctx.merchant?.id ?? null };
           const scope = listScope('events', { ...filter, kinds: filter.kinds?.join(',') });
           for (const [name, value] of [
             ['first', args.first],
@@ -284,7 +307,10 @@ builder.subscriptionFields((t) => ({
       const position = after ? eventPosition(String(after), 'after') : null;
       const wanted = checkedKinds(kinds);
       try {
-        return await readingTheLog(() => ctx.live.paymentEvents(wanted, position?.seq ?? null, position?.generation ?? null));
+        return ownEvents(
+          ctx,
+          await readingTheLog(() => ctx.live.paymentEvents(wanted, position?.seq ?? null, position?.generation ?? null)),
+        );
       } catch (err) {
         if (!(err instanceof ResumeTooOldError)) throw err;
         throw cursorExpired();

@@ -8,6 +8,7 @@
 // on the field's extensions.
 import type { InputObjectRef, ObjectRef } from '@pothos/core';
 import { RateLimitedError, ServiceUnavailableError, toPaymentError, type PaymentError } from '../errors/payment-errors.js';
+import { MerchantSuspendedError } from '../errors/merchant-errors.js';
 import { runIdempotent, scopedKey } from '../idempotency/run.js';
 import type { ClientResource, Scope } from '../auth/index.js';
 import { declarationOf, type Operation } from '../upstream/operations.js';
@@ -70,6 +71,8 @@ interface MutationSpec<Arg, Request, Payload extends object> {
   execute: (request: Request, ctx: GatewayContext) => Promise<Payload>;
   /** The resources a successful run created: the gateway watches them until final (live reconciliation). */
   created?: (payload: Payload) => Array<{ kind: ResourceKind; reference: string }>;
+  /** Audit every attempt even though it moves no money (the platform operator's changes to merchants). */
+  audited?: boolean;
 }
 
 /**
@@ -112,7 +115,11 @@ export function paymentMutation<Arg, Request, Payload extends object>(name: stri
   const movesMoney = mutationMovesMoney(name, spec);
   // A money-moving mutation is refused with a typed, retryable error while its idempotency guard (Redis) is unreachable,
   // and every mutation may be refused by the caller's rate limits (src/limits/).
-  const errors = withErrors(spec.errors, movesMoney ? [ServiceUnavailableError, RateLimitedError] : [RateLimitedError]);
+  // A suspended merchant's money moves are refused (platform mode): a member of every money-moving mutation's union.
+  const errors = withErrors(
+    spec.errors,
+    movesMoney ? [ServiceUnavailableError, RateLimitedError, MerchantSuspendedError] : [RateLimitedError],
+  );
   const run = mutationRun(name, spec, movesMoney);
   const clientRule = spec.access.client;
   const rule = access<Record<string, unknown>>({
@@ -120,7 +127,7 @@ export function paymentMutation<Arg, Request, Payload extends object>(name: stri
     client: clientRule ? (args) => clientRule(args[spec.arg.name] as Arg) : undefined,
   });
   // What the schema knows of the mutation, on its field: access, the audit, the limits and the operation plugin read it there.
-  const facts: MutationFacts = { movesMoney, audited: movesMoney };
+  const facts: MutationFacts = { movesMoney, audited: movesMoney || spec.audited === true };
 
   // Pothos types a resolver's result by whether the field is a list, a question it cannot answer for a type
   // parameter: the field is declared with the payload's ref seen as a plain object type (every payload is one).
@@ -171,6 +178,7 @@ function mutationRun<Arg, Request, Payload extends object>(
     // Before validation: a caller over its limits learns nothing more and costs nothing more.
     const retryAfterMs = movesMoney ? await ctx.limits.admitMoneyMove() : ctx.limits.generalLimitRetryAfterMs;
     if (retryAfterMs !== null) throw new RateLimitedError(retryAfterMs);
+    if (movesMoney && ctx.merchant?.status === 'SUSPENDED') throw new MerchantSuspendedError();
     if (spec.validate) {
       const checks = new Checks();
       spec.validate(arg, checks);
@@ -179,8 +187,9 @@ function mutationRun<Arg, Request, Payload extends object>(
     const rule = spec.idempotency;
     if ('notNeeded' in rule) return spec.execute(spec.request(arg, null), ctx);
     const key = rule.key(arg);
-    // Only an authenticated caller reaches a mutation (src/caller.ts refuses anonymous operations).
-    const principal = ctx.principal!.subject;
+    // Only an authenticated caller reaches a mutation (src/caller.ts refuses anonymous operations). In platform mode
+    // the key is the merchant's too: A's key k1 and B's key k1 are two keys (and two ext_ids at the service).
+    const principal = ctx.merchant ? `${ctx.merchant.id}/${ctx.principal!.subject}` : ctx.principal!.subject;
     const request = spec.request(arg, scopedKey(principal, name, key));
     return runIdempotent({
       store: ctx.idempotency,

@@ -5,7 +5,16 @@ import type DataLoader from 'dataloader';
 import { decodeGlobalIdParts, encodeGlobalId } from '../relay/global-id.js';
 
 /** The types a global ID may name; `node(id:)` answers null for any other. */
-export const NODE_TYPES = new Set(['Checkout', 'Charge', 'Transfer', 'Settlement', 'PayoutBatch', 'WebhookEndpoint', 'WebhookDelivery']);
+export const NODE_TYPES = new Set([
+  'Checkout',
+  'Charge',
+  'Transfer',
+  'Settlement',
+  'PayoutBatch',
+  'WebhookEndpoint',
+  'WebhookDelivery',
+  'Merchant',
+]);
 
 /** Most ids one `nodes(ids:)` may ask for. */
 export const NODES_MAX_IDS = 100;

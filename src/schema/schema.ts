@@ -14,6 +14,7 @@ import './events.js';
 import './payout-batch.js';
 import './webhook-endpoints.js';
 import './webhook-endpoint-mutations.js';
+import './merchants.js';
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({ description: 'How many items the whole list holds (across all pages).', resolve: (connection) => connection.totalCount }),

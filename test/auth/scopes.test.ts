@@ -32,6 +32,6 @@ describe('the scope table', () => {
     expect([...parseScopeClaim('payments:read openid  payouts:write admin')]).toEqual(['payments:read', 'payouts:write']);
     expect(parseScopeClaim(['payments:read']).size).toBe(0);
     expect(parseScopeClaim(undefined).size).toBe(0);
-    expect(SCOPES).toHaveLength(7);
+    expect(SCOPES).toHaveLength(8);
   });
 });

@@ -36,6 +36,19 @@ describe('npm run token', () => {
     expect(claims.exp - claims.iat).toBe(3600);
   });
 
+  it('--merchant makes a token of that merchant’s staff (its merchant_id claim), and refuses what is not a merchant id', async () => {
+    const merchantId = 'mer_0123456789abcdef0123';
+    const run = await runScript(['--scope', 'payments:read', '--sub', 'awa', '--merchant', merchantId], { AUTH_JWT_SECRET: SECRET });
+    expect(run.code).toBe(0);
+    const principal = await createTokenVerifier(authConfig({ jwtSecret: SECRET })).verifyStaff(run.stdout.trim());
+    expect(principal).toMatchObject({ kind: 'staff', subject: 'awa', merchantId });
+    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(run.stdout.trim().split('.')[1]!))) as Record<string, unknown>;
+    expect(claims.merchant_id).toBe(merchantId);
+    const bad = await runScript(['--scope', 'payments:read', '--sub', 'awa', '--merchant', 'shop-b'], { AUTH_JWT_SECRET: SECRET });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--merchant must be a merchant id/);
+  });
+
   it('carries AUTH_ISSUER and AUTH_AUDIENCE when they are configured', async () => {
     const env = { AUTH_JWT_SECRET: SECRET, AUTH_ISSUER: 'https://gw.example/', AUTH_AUDIENCE: 'momo-gateway' };
     const run = await runScript(['--scope', 'events:read', '--sub', 'watcher'], env);

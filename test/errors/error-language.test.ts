@@ -8,6 +8,7 @@
 // different, French in the French, and free of operator tokens ("opb_bf").
 // test/schema/error-language.test.ts checks the same French arrives over HTTP
 // and WebSocket.
+import { MerchantNotFoundError, MerchantOffboardedError, MerchantSuspendedError } from '../../src/errors/merchant-errors.js';
 import {
   InvalidWebhookUrlError,
   URL_PROBLEM_TEXTS,
@@ -156,6 +157,9 @@ function everyPaymentError(): PaymentError[] {
       { path: ['a'], message: 'Amount is missing.', messageFr: 'Le montant manque.' },
       { path: ['b'], message: 'Phone is missing.', messageFr: 'Le numéro manque.' },
     ]),
+    new MerchantNotFoundError('mer_00000000000000000000'),
+    new MerchantOffboardedError(),
+    new MerchantSuspendedError(),
     new OtpInvalidError(),
     new OtpExpiredError(),
     new OtpStillValidError(),

@@ -25,6 +25,8 @@ const PROVOKED_ELSEWHERE: Partial<Record<TopLevelCode, string>> = {
   SUBSCRIPTION_INTERRUPTED: 'test/live/updated.test.ts, test/live/redis-outage.test.ts (a stream that cannot follow)',
   EVENT_CURSOR_EXPIRED: 'test/live/resume.test.ts (an id older than the log)',
   PERSISTED_QUERY_ONLY: 'never raised today: the trusted-documents plugin answers TRUSTED_DOCUMENT_REQUIRED',
+  MERCHANT_NOT_FOUND: 'test/schema/platform.test.ts (a merchant named by a token that may not act for it, or unknown)',
+  NOT_IN_THIS_MODE: 'test/schema/platform.test.ts (operator fields in single mode, fields platform mode does not serve yet)',
 };
 
 /** Codes only HTTP can carry (over WebSocket the same failure is a close code, or cannot be sent), and why. */

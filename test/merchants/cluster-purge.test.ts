@@ -1,0 +1,98 @@
+// Offboarding on a Redis Cluster of three primaries (each with a replica), started by this test on spare ports and
+// stopped by PID (test/helpers/redis-topology.ts): merchants spread over every shard by their hash tag, writes wait
+// for a replica (REDIS_MIN_REPLICAS=1), and after the purge no key of the offboarded merchant remains on any node,
+// primary or replica, while every other merchant's keys stay.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createKeyRing, createMerchantRegistry, redisMerchantStore, type MerchantRegistry } from '../../src/merchants/index.js';
+import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
+import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
+import { waitFor } from '../helpers/wait.js';
+
+let cluster: TestCluster;
+let redis: GatewayRedis;
+let registry: MerchantRegistry;
+const clock = { ms: Date.parse('2026-11-28T10:00:00Z') };
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  redis = await connectRedis({ clusterNodes: cluster.addresses, namespace: 'purge', minReplicas: 1, replicaTimeoutMs: 2_000 });
+  registry = createMerchantRegistry({
+    store: redisMerchantStore(redis),
+    keys: createKeyRing(randomBytes(32)),
+    offboardGraceMs: 3_600_000,
+    now: () => clock.ms,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await redis?.close();
+  await cluster?.stop();
+});
+
+/** Every key of a node matching a pattern (SCAN, on that node alone: a replica answers READONLY reads). */
+async function keysOn(port: number, pattern: string): Promise<string[]> {
+  const node = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+  await node.connect();
+  try {
+    await node.call('READONLY').catch(() => undefined);
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      found.push(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    return found;
+  } finally {
+    node.disconnect();
+  }
+}
+
+it('spreads merchants over the shards, and after the purge no key of the offboarded one remains on any node', async () => {
+  const merchants = [];
+  for (let i = 0; i < 30; i++) {
+    merchants.push(await registry.create({ name: `M${i}`, apiKey: `sk_test_cluster_${i}`, webhookSecret: `whsec-cluster-${i}` }));
+  }
+  // Each merchant's keys are in its own slot: together they land on all three primaries.
+  const primaries = new Set<number>();
+  for (const m of merchants) primaries.add((await cluster.shardOf(redis.tagged(`m:${m.id}`, 'merchant'))).primary.port);
+  expect(primaries.size).toBe(3);
+
+  const [gone, ...staying] = merchants;
+  // Keys another layer recorded as the merchant's: deleted with it, in one slot, without a SCAN.
+  // Before the purge the checks below do find its keys (the scan is not blind).
+  expect(
+    (await keysOn((await cluster.shardOf(redis.tagged(`m:${gone!.id}`, 'merchant'))).primary.port, `*${gone!.id}*`)).length,
+  ).toBeGreaterThan(0);
+  const owned = [redis.tagged(`m:${gone!.id}`, 'idem', 'k1'), redis.tagged(`m:${gone!.id}`, 'events')];
+  for (const key of owned) {
+    await redis.commands.set(key, 'x');
+    await registry.store.ownKey(gone!.id, key);
+  }
+  await registry.offboard(gone!.id);
+  expect(await registry.purgeDue()).toEqual([]);
+  clock.ms += 3_600_001;
+  expect(await registry.purgeDue()).toEqual([gone!.id]);
+
+  // The purge is on a replica too (REDIS_MIN_REPLICAS=1 waited for it); replication of the DELs is checked on every node.
+  await waitFor(
+    async () => {
+      for (const node of cluster.nodes) {
+        // Its own keys name its id; its webhook route names its route id.
+        if ((await keysOn(node.port, `*${gone!.id}*`)).length > 0) return false;
+        if ((await keysOn(node.port, `*${gone!.routeId}*`)).length > 0) return false;
+      }
+      return true;
+    },
+    'no key of the purged merchant on any node',
+    10_000,
+    50,
+  );
+  expect(await registry.byRoute(gone!.routeId)).toBeNull();
+  // Made in the same millisecond (this test's clock): listed by id then.
+  expect((await registry.list(100, null)).merchants.map((m) => m.id)).toEqual(staying.map((m) => m.id).sort());
+  expect(await registry.count()).toBe(29);
+  for (const m of staying.slice(0, 3)) expect((await registry.secrets(m.id))?.apiKey).toMatch(/^sk_test_cluster_/);
+}, 120_000);
