@@ -87,27 +87,52 @@ export function DataTable<Row>({
   );
 }
 
+/** At most one refresh a second per list: a burst of events (a payroll's hundreds of transfers) makes one read, not hundreds. */
+const REFRESH_AT_MOST_EVERY_MS = 1_000;
+
 /**
  * Runs `refresh` when an event of one of `kinds` arrives (paymentEvents over graphql-ws), and every `pollMs` while
  * the page is visible: the service announces final statuses only, so a payment just created shows up by the poll.
+ * Refreshes are throttled (leading and trailing edge): the first event refreshes at once, the rest of a burst once at
+ * its end, so the page still shows the last state.
  */
 export function useLiveRefresh(kinds: string[], refresh: () => void, pollMs: number | null = 2_000): void {
   const { claims } = useSession();
   const live = mayDo(claims?.scopes ?? new Set(), 'live');
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
+  const lastRefresh = useRef(0);
+  const trailing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Hand-written rather than a throttle library: ten lines, and it must read the latest `refresh` through the ref.
+  const throttledRefresh = useRef(() => {
+    if (trailing.current) return;
+    const run = () => {
+      trailing.current = null;
+      lastRefresh.current = Date.now();
+      refreshRef.current();
+    };
+    const wait = lastRefresh.current + REFRESH_AT_MOST_EVERY_MS - Date.now();
+    if (wait <= 0) run();
+    else trailing.current = setTimeout(run, wait);
+  }).current;
+  useEffect(
+    () => () => {
+      if (trailing.current) clearTimeout(trailing.current);
+    },
+    [],
+  );
   const [{ data }] = useSubscription({ query: ConsoleEventsDocument, variables: { kinds }, pause: !live });
   const lastId = data?.paymentEvents.id;
   useEffect(() => {
-    if (lastId) refreshRef.current();
-  }, [lastId]);
+    if (lastId) throttledRefresh();
+  }, [lastId, throttledRefresh]);
   useEffect(() => {
     if (!pollMs) return;
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refreshRef.current();
+      if (document.visibilityState === 'visible') throttledRefresh();
     }, pollMs);
     return () => clearInterval(timer);
-  }, [pollMs]);
+  }, [pollMs, throttledRefresh]);
 }
 
 /** Cursor paging (Relay): the cursors of the pages before this one, so Previous works without `last`/`before`. */
