@@ -330,7 +330,7 @@ describe('a Redis that refuses to save the result (maxmemory, noeviction)', () =
   let stack: TestStack;
 
   beforeAll(async () => {
-    redis = await startRedisServer({ maxmemory: '4mb', maxmemoryPolicy: 'noeviction' });
+    redis = await startRedisServer({ maxmemory: '16mb', maxmemoryPolicy: 'noeviction' });
     filler = new Redis(redis.url);
     proxy = await startFaultProxy(sandbox.url);
     stack = await startStack({
@@ -368,7 +368,7 @@ describe('a Redis that refuses to save the result (maxmemory, noeviction)', () =
     expect(answer.typename).not.toMatch(/Error$/);
 
     await filler.del('filler');
-    await filler.config('SET', 'maxmemory', '4mb');
+    await filler.config('SET', 'maxmemory', '16mb');
     // This gateway saw its call end without saving the outcome: a retry here finds the payment at the service at once.
     expect((await kind.send(stack, amounts, key)).body).toEqual(answer.body);
     // Saved this time: the next retry replays it.
