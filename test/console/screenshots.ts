@@ -43,7 +43,7 @@ try {
   }
   const batch = await stack.graphql(
     CreatePayoutBatchDocument,
-    { create: { idempotencyKey: 'shot-batch', label: 'Salaires novembre' } },
+    { create: { idempotencyKey: 'shot-batch', label: 'Salaires novembre', requireApproval: true } },
     stack.personas[1]!.token,
   );
   const batchPayload = batch.data!.createPayoutBatch;
