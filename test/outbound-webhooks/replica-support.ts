@@ -5,7 +5,15 @@ import { request } from 'undici';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import { CREATE_ENDPOINT } from './helpers.js';
 
-/** Posts the service's webhook for event `i` (a charge.success unless `event` says otherwise) to a replica; resolves with its HTTP status. */
+/** How often the service's webhook is sent again after a 5xx, as a sender does (the gateway answers 503 when it cannot record it yet). */
+const SENDS_AFTER_5XX = 5;
+
+/**
+ * Posts the service's webhook for event `i` (a charge.success unless `event` says otherwise) to a replica; resolves
+ * with the HTTP status of the last send. A 5xx (the gateway could not record the event, say Redis answered too late
+ * on a loaded machine) is sent again after a pause, as the service resends what was not acknowledged; the gateway
+ * deduplicates by event id, so a send that was recorded after all makes no second delivery. A 4xx is final.
+ */
 export async function postServiceWebhook(
   webhookUrl: string,
   secret: string,
@@ -18,13 +26,19 @@ export async function postServiceWebhook(
     event,
     data: { reference: `${tag}-ref-${i}`, status: 'success', amount: 100 + i },
   });
-  const res = await request(webhookUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-webhook-hash': createHmac('sha256', secret).update(body).digest('hex') },
-    body,
-  });
-  await res.body.dump();
-  return res.statusCode;
+  let status = 0;
+  for (let send = 1; send <= SENDS_AFTER_5XX; send++) {
+    const res = await request(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-hash': createHmac('sha256', secret).update(body).digest('hex') },
+      body,
+    });
+    await res.body.dump();
+    status = res.statusCode;
+    if (status < 500) return status;
+    await new Promise((resolve) => setTimeout(resolve, 250 * send));
+  }
+  return status;
 }
 
 /** Creates the merchant's endpoint for `receiverUrl` through a replica, as a staff caller; resolves with the payload's type. */
