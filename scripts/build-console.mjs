@@ -46,7 +46,17 @@ export async function buildConsole({ force = false } = {}) {
   const list = inputs();
   // Loaded only to build: an `npm start` with nothing changed skips it.
   const { build } = await import('vite');
-  await build({ configFile: path.join(repoRoot, 'console', 'vite.config.ts'), logLevel: 'warn' });
+  // Vite builds for the NODE_ENV it finds set (vitest sets `test`), and React then ships its development build:
+  // slower, larger, and served by a later `npm start`, since the stamp says the build is up to date. The console
+  // is only ever built for production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(repoRoot, 'console', 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   writeFileSync(STAMP, JSON.stringify(list));
   return true;
 }
