@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url);
 const MOCKING: string[] = [];
 
 /**
- * The back office's suites in Chromium (journeys, operator journeys, OIDC sign-in, quality bars): part of `npm test`;
+ * The back office's suites in Chromium (journeys, operator journeys, OIDC sign-in, quality bars, platform mode): part of `npm test`;
  * `npm run test:console` (CONSOLE_BROWSER_SUITES=1) runs them alone, a shortcut while working on the console.
  */
 const CONSOLE_BROWSER_SUITES = [
@@ -19,6 +19,7 @@ const CONSOLE_BROWSER_SUITES = [
   'test/console/operator-journeys.test.ts',
   'test/console/sign-in.test.ts',
   'test/console/quality.test.ts',
+  'test/console/platform.test.ts',
 ];
 const consoleSuitesOnly = process.env.CONSOLE_BROWSER_SUITES === '1';
 

@@ -520,7 +520,15 @@ async function sandboxPersonas(config: Config, secret: string | null, developmen
       })
     ).token;
   return [
-    { id: 'development', name: { fr: 'Développement (tous les droits)', en: 'Development (every scope)' }, token: developmentToken.token },
+    {
+      id: 'development',
+      // In platform mode the development token is the platform's operator: it picks the merchant it acts for.
+      name:
+        config.merchants.mode === 'platform'
+          ? { fr: 'Opérateur de la plateforme (tous les droits)', en: 'Platform operator (every scope)' }
+          : { fr: 'Développement (tous les droits)', en: 'Development (every scope)' },
+      token: developmentToken.token,
+    },
     {
       id: 'preparer',
       name: { fr: 'Awa, prépare les paiements', en: 'Awa, prepares payouts' },
@@ -551,6 +559,7 @@ function consoleOptions(config: Config, options: StartGatewayOptions, personas: 
       // The scopes the console may use; the identity provider grants what this person holds.
       oidc: oidc ? { ...oidc, scope: ['openid', ...SCOPES].join(' '), resource: config.auth.audience } : null,
       payoutFeeBps: config.payoutBatches.feeBps,
+      merchantMode: config.merchants.mode,
     },
   };
 }

@@ -9,6 +9,7 @@ import { mayVisit, type Page } from './lib/scopes.js';
 import { useSession } from './session.js';
 import { settings } from './settings.js';
 import { SignInDialog, SignInPage } from './sign-in.js';
+import { ChooseMerchant, MerchantBadge } from './ui/merchant-switch.js';
 
 const Payments = lazy(() => import('./pages/payments.js'));
 const PaymentDetail = lazy(() => import('./pages/payment-detail.js'));
@@ -92,6 +93,7 @@ function Header() {
       </span>
       <div className="header-tools">
         <PersonaSwitch />
+        <MerchantBadge />
         <span className="who" title={t('session.subject')}>
           {session.claims?.sub}
         </span>
@@ -216,7 +218,7 @@ export function App() {
       <div className="layout">
         <Nav />
         <main id="main" tabIndex={-1}>
-          <Pages />
+          {settings.merchantMode === 'platform' && !session.merchant ? <ChooseMerchant /> : <Pages key={session.merchant?.id} />}
         </main>
       </div>
       {session.expired && <SignInDialog />}

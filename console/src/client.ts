@@ -12,14 +12,21 @@ export interface ConsoleClient {
 }
 
 const GRAPHQL_PATH = '/graphql';
+/** How a platform operator's token names the merchant it acts for (src/schema/platform.ts). */
+const MERCHANT_HEADER = 'x-merchant-id';
 
-export function createConsoleClient(token: string, onUnauthenticated: () => void): ConsoleClient {
+/**
+ * A client for one token and, in platform mode, the merchant an operator's token names (null: none named; a
+ * merchant's own token carries its merchant). A new merchant is a new client: no cached answer of one merchant is
+ * ever shown while acting for another.
+ */
+export function createConsoleClient(token: string, namedMerchant: string | null, onUnauthenticated: () => void): ConsoleClient {
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${GRAPHQL_PATH}`;
   const ws = createWsClient({
     url: wsUrl,
     lazy: true,
     retryAttempts: 5,
-    connectionParams: () => ({ authorization: `Bearer ${token}` }),
+    connectionParams: () => ({ authorization: `Bearer ${token}`, ...(namedMerchant ? { merchantId: namedMerchant } : {}) }),
     // 4403: the gateway closed the socket because the token expired or was refused.
     shouldRetry: (event) => (event as CloseEvent | undefined)?.code !== 4403,
     on: {
@@ -31,7 +38,9 @@ export function createConsoleClient(token: string, onUnauthenticated: () => void
   const client = new Client({
     url: GRAPHQL_PATH,
     requestPolicy: 'cache-and-network',
-    fetchOptions: () => ({ headers: { authorization: `Bearer ${token}` } }),
+    fetchOptions: () => ({
+      headers: { authorization: `Bearer ${token}`, ...(namedMerchant ? { [MERCHANT_HEADER]: namedMerchant } : {}) },
+    }),
     exchanges: [
       mapExchange({
         onError(error) {

@@ -12,6 +12,13 @@ export interface Session {
   claims: TokenClaims | null;
   /** The sandbox persona in use, if any. */
   personaId: string | null;
+  /**
+   * Platform mode: the merchant this page acts for: the token's own (`merchant_id`), or the one an operator's token
+   * picked; null: none yet (single mode: always null, the gateway's one merchant).
+   */
+  merchant: ChosenMerchant | null;
+  /** Platform mode, an operator's token: acts for this merchant from now on (null: for none). */
+  chooseMerchant(merchant: ChosenMerchant | null): void;
   /** True when the token expired or was refused: the sign-in dialog is open. */
   expired: boolean;
   /** True once someone signed out in this page: the next provider sign-in asks who is signing in. */
@@ -20,6 +27,12 @@ export interface Session {
   usePersona(persona: Persona): void;
   signOut(): void;
   markExpired(): void;
+}
+
+/** A merchant of the platform the page acts for: its id (`mer_…`), and its name when the token may read it. */
+export interface ChosenMerchant {
+  id: string;
+  name: string | null;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -37,7 +50,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [personaId, setPersonaId] = useState<string | null>(firstPersona?.id ?? null);
   const [expired, setExpired] = useState(false);
   const [signedOut, setSignedOut] = useState(false);
+  const [chosen, setChosen] = useState<ChosenMerchant | null>(null);
   const claims = useMemo(() => (token ? readClaims(token) : null), [token]);
+  // A merchant's own token acts for its merchant; an operator's acts for the one it picked, and a new token picks anew.
+  const ownMerchant = settings.merchantMode === 'platform' ? (claims?.merchantId ?? null) : null;
+  const merchant = useMemo(
+    () => (ownMerchant ? { id: ownMerchant, name: null } : settings.merchantMode === 'platform' ? chosen : null),
+    [ownMerchant, chosen],
+  );
+  const named = ownMerchant ? null : (merchant?.id ?? null);
   const markExpired = useCallback(() => setExpired(true), []);
   const markRef = useRef(markExpired);
   markRef.current = markExpired;
@@ -54,7 +75,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [claims]);
 
-  const connection = useMemo<ConsoleClient | null>(() => (token ? createConsoleClient(token, () => markRef.current()) : null), [token]);
+  const connection = useMemo<ConsoleClient | null>(
+    () => (token ? createConsoleClient(token, named, () => markRef.current()) : null),
+    [token, named],
+  );
   useEffect(() => () => void connection?.ws.dispose(), [connection]);
 
   const session = useMemo<Session>(
@@ -62,6 +86,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       token,
       claims,
       personaId,
+      merchant,
+      chooseMerchant: setChosen,
       expired,
       signedOut,
       signIn(next, persona = null) {
@@ -69,23 +95,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (!read || (read.expiresAt !== null && read.expiresAt <= Date.now())) return false;
         setToken(next.trim());
         setPersonaId(persona);
+        setChosen(null);
         setExpired(false);
         return true;
       },
       usePersona(persona) {
         setToken(persona.token);
         setPersonaId(persona.id);
+        setChosen(null);
         setExpired(false);
       },
       signOut() {
         setSignedOut(true);
         setToken(null);
         setPersonaId(null);
+        setChosen(null);
         setExpired(false);
       },
       markExpired,
     }),
-    [token, claims, personaId, expired, signedOut, markExpired],
+    [token, claims, personaId, merchant, expired, signedOut, markExpired],
   );
 
   return (

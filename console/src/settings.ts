@@ -11,9 +11,11 @@ export interface ConsoleSettings {
   personas: Persona[];
   oidc: { issuer: string; clientId: string; scope: string; resource: string | null } | null;
   payoutFeeBps: number;
+  /** Platform mode: a token without a merchant (an operator's) picks the merchant it acts for. */
+  merchantMode: 'single' | 'platform';
 }
 
-const EMPTY: ConsoleSettings = { mode: 'live', personas: [], oidc: null, payoutFeeBps: 100 };
+const EMPTY: ConsoleSettings = { mode: 'live', personas: [], oidc: null, payoutFeeBps: 100, merchantMode: 'single' };
 
 export function readSettings(doc: Document = document): ConsoleSettings {
   const block = doc.getElementById('console-settings');

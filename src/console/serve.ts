@@ -35,6 +35,8 @@ export interface ConsoleSettings {
   oidc: { issuer: string; clientId: string; scope: string; resource: string | null } | null;
   /** PAYOUT_FEE_BPS: the fee rate a payroll's preview assumes before the batch exists (its own totals then say). */
   payoutFeeBps: number;
+  /** MERCHANT_MODE: in platform mode a token without a merchant (an operator's) picks the merchant it acts for. */
+  merchantMode: 'single' | 'platform';
 }
 
 interface StaticFile {

@@ -8,7 +8,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import type { ConsolePersona } from '../../src/console/serve.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -25,11 +25,19 @@ export interface ConsoleStack {
   consoleUrl: string;
   personas: ConsolePersona[];
   /** A GraphQL call with a token (the development token by default), as a program would make it. */
-  graphql<T, V>(document: Kit<T, V>, variables?: V, token?: string): Promise<{ data?: T; errors?: { message: string }[] }>;
+  graphql<T, V>(
+    document: Kit<T, V>,
+    variables?: V,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ data?: T; errors?: { message: string }[] }>;
   close(): Promise<void>;
 }
 
-export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+export async function startConsoleStack(
+  env: Record<string, string> = {},
+  gatewayOptions: Pick<StartGatewayOptions, 'redisNamespace'> = {},
+): Promise<ConsoleStack> {
   const sandbox = await startTestSandbox();
   const webhookSecret = randomBytes(24).toString('base64url');
   const apiKey = newKey('console');
@@ -42,7 +50,7 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
       ...env,
     }),
     silentLogger,
-    { upstream: { baseUrl: sandbox.url, apiKey }, webhookSecret },
+    { upstream: { baseUrl: sandbox.url, apiKey }, webhookSecret, ...gatewayOptions },
   );
   sandbox.setWebhook({ url: gateway.webhookUrl!, secret: webhookSecret, scheme: 'hmac-sha256-hex' });
   const html = await (await fetch(`${gateway.url}/console/`)).text();
@@ -58,10 +66,10 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
     personas: settings.personas,
     // Under TRUSTED_DOCUMENTS=enforce the gateway runs the manifest's documents only: the tests' own calls, as a
     // merchant's server would make them, send the client kit's typed documents by hash.
-    async graphql(document, variables, token = devToken) {
+    async graphql(document, variables, token = devToken, headers = {}) {
       const res = await fetch(gateway.graphqlUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
         body: JSON.stringify({
           variables: variables ?? {},
           extensions: { persistedQuery: { version: 1, sha256Hash: document.__meta__!.hash } },

@@ -117,7 +117,23 @@ describe('scope rules', () => {
 
   it('reads the subject, the known scopes and the expiry of a token; not a JWT: null', () => {
     const claims = readClaims(token({ sub: 'awa', scope: 'payments:read payouts:write openid other', exp: 2_000_000_000 }));
-    expect(claims).toEqual({ sub: 'awa', scopes: scopes('payments:read', 'payouts:write'), expiresAt: 2_000_000_000_000 });
+    expect(claims).toEqual({
+      sub: 'awa',
+      scopes: scopes('payments:read', 'payouts:write'),
+      expiresAt: 2_000_000_000_000,
+      merchantId: null,
+      managesPlatform: false,
+    });
+    // Platform mode: a merchant's token carries its merchant; an operator's may manage the platform's merchants.
+    expect(readClaims(token({ sub: 'awa', scope: 'payments:read', merchant_id: 'mer_a1' }))).toMatchObject({
+      merchantId: 'mer_a1',
+      managesPlatform: false,
+    });
+    expect(readClaims(token({ sub: 'ops', scope: 'platform:manage payments:read' }))).toMatchObject({
+      merchantId: null,
+      managesPlatform: true,
+      scopes: scopes('payments:read'),
+    });
     expect(readClaims('not a token')).toBeNull();
     expect(readClaims(token({ scope: 'payments:read' }))).toBeNull();
   });

@@ -16,6 +16,10 @@ export interface TokenClaims {
   scopes: ReadonlySet<Scope>;
   /** Expiry in ms since the epoch; null when the token has none. */
   expiresAt: number | null;
+  /** Platform mode: the merchant the token belongs to (`merchant_id`); null: an operator's token, which names one. */
+  merchantId: string | null;
+  /** Platform mode: the token manages the platform's merchants (`platform:manage`), so it may list them. */
+  managesPlatform: boolean;
 }
 
 function base64UrlDecode(part: string): string {
@@ -32,14 +36,20 @@ export function readClaims(token: string): TokenClaims | null {
   const parts = token.trim().split('.');
   if (parts.length !== 3) return null;
   try {
-    const payload = JSON.parse(base64UrlDecode(parts[1]!)) as { sub?: unknown; scope?: unknown; exp?: unknown };
+    const payload = JSON.parse(base64UrlDecode(parts[1]!)) as { sub?: unknown; scope?: unknown; exp?: unknown; merchant_id?: unknown };
     if (typeof payload.sub !== 'string') return null;
     const scopes = new Set(
       (typeof payload.scope === 'string' ? payload.scope.split(' ') : []).filter((s): s is Scope =>
         (SCOPES as readonly string[]).includes(s),
       ),
     );
-    return { sub: payload.sub, scopes, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null };
+    return {
+      sub: payload.sub,
+      scopes,
+      expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+      merchantId: typeof payload.merchant_id === 'string' ? payload.merchant_id : null,
+      managesPlatform: typeof payload.scope === 'string' && payload.scope.split(' ').includes('platform:manage'),
+    };
   } catch {
     return null;
   }
