@@ -31,7 +31,7 @@ import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js'
 import { createHealthProbe } from './health/health.js';
 import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
-import { createPayoutBatches, type PayoutBatches } from './payout-batches/index.js';
+import { createPayoutBatches, type MerchantBatchAccess, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
 import { startReplicaPresence, type ReplicaPresence } from './redis/replica-presence.js';
 import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
@@ -66,7 +66,10 @@ import {
   createMerchantRegistry,
   memoryMerchantStore,
   merchantDirectory,
+  merchantKeyIndex,
+  MerchantRefusedError,
   merchantStateFile,
+  merchantTag,
   redisMerchantStore,
   sandboxKeyEncryptionKey,
   type MerchantRegistry,
@@ -353,16 +356,59 @@ function buildOutboundWebhooks(
 function buildPayoutBatchRunner(
   { config, log, shutdown }: Startup,
   service: PaymentService,
-  parts: { redis: GatewayRedis | null; idempotency: IdempotencyStore; bus: EventBus; observability: Observability },
+  parts: {
+    redis: GatewayRedis | null;
+    idempotency: IdempotencyStore;
+    bus: EventBus;
+    observability: Observability;
+    platform: PlatformServices | null;
+  },
 ): PayoutBatches {
-  const { redis, idempotency, bus, observability } = parts;
+  const { redis, idempotency, bus, observability, platform } = parts;
   // A connection pool of its own: batch calls never queue behind the fetches every webhook triggers (a batch of
   // 10,000 brings 10,000 webhooks).
   const batchUpstream = createUpstreamClient({ ...config.upstream, ...service }, { observe: observability.observeUpstreamCall });
   shutdown.add(() => batchUpstream.close());
-  const payoutBatches = createPayoutBatches({ settings: config.payoutBatches, redis, upstream: batchUpstream, idempotency, bus, log });
+  const payoutBatches = createPayoutBatches({
+    settings: config.payoutBatches,
+    redis,
+    upstream: batchUpstream,
+    idempotency,
+    bus,
+    log,
+    merchants: platform ? merchantBatchAccess(platform, redis) : undefined,
+  });
   shutdown.add(() => payoutBatches.close());
   return payoutBatches;
+}
+
+/**
+ * Platform mode: each merchant's batches under its hash tag and in its key index (the purge removes them), run with
+ * its own client of the service while it is active.
+ */
+function merchantBatchAccess(platform: PlatformServices, redis: GatewayRedis | null): MerchantBatchAccess {
+  const view = async (merchantId: string) => {
+    const merchant = await platform.merchant(merchantId);
+    return merchant && merchant.status !== 'OFFBOARDED' ? merchant : null;
+  };
+  return {
+    layout: redis
+      ? (merchantId) => ({
+          key: (name) => redis.tagged(merchantTag(merchantId), 'payout-batches', name),
+          index: merchantKeyIndex(redis, merchantId),
+          pacing: redis.tagged(merchantTag(merchantId), 'payout-batches', 'pacing'),
+        })
+      : undefined,
+    async status(merchantId) {
+      const merchant = await view(merchantId);
+      return merchant === null ? 'GONE' : merchant.status === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
+    },
+    async upstreamFor(merchantId) {
+      const merchant = await view(merchantId);
+      if (!merchant) throw new MerchantRefusedError('not_found');
+      return platform.upstreamFor(merchant);
+    },
+  };
 }
 
 /** The webhook route, or null (with a warning) when there is no secret to check its signatures. */
@@ -667,9 +713,9 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const bus = await openEventBus(startup, redis);
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
-    const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
-    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     const platform = buildPlatform(startup, { redis, service, bus, observability });
+    const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability, platform });
+    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
       ? buildMerchantWebhookRoutes(startup, platform, bus, observability)

@@ -28,10 +28,14 @@ return 0`;
 /** The hash tag of one merchant's keys. */
 export const merchantTag = (merchantId: string): string => `m:${merchantId}`;
 
+/** The index of the keys a merchant owns (`<prefix>:{m:<id>}:keys`): other layers add to it, the purge deletes what it names. */
+export const merchantKeyIndex = (redis: Pick<GatewayRedis, 'tagged'>, merchantId: string): string =>
+  redis.tagged(merchantTag(merchantId), 'keys');
+
 /** A MerchantStore in Redis (one node, Sentinel or Cluster). */
 export function redisMerchantStore(redis: GatewayRedis): MerchantStore {
   const recordKey = (id: string) => redis.tagged(merchantTag(id), 'merchant');
-  const ownedKey = (id: string) => redis.tagged(merchantTag(id), 'keys');
+  const ownedKey = (id: string) => merchantKeyIndex(redis, id);
   const routeKey = (routeId: string) => redis.tagged(`r:${routeId}`, 'route');
   const shardKey = (id: string) => redis.soloKey('merchants', String(createHash('sha256').update(id).digest()[0]! % LISTING_SHARDS));
   const shards = Array.from({ length: LISTING_SHARDS }, (_, i) => redis.soloKey('merchants', String(i)));
