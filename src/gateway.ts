@@ -40,6 +40,9 @@ import { createObservability, runUntraced, type Observability } from './observab
 import {
   checkRedisForLiveMode,
   connectRedis,
+  merchantExpiringIndex,
+  merchantKeyIndex,
+  merchantTag,
   redisEpoch,
   redisWriteHealth,
   type GatewayRedis,
@@ -66,10 +69,8 @@ import {
   createMerchantRegistry,
   memoryMerchantStore,
   merchantDirectory,
-  merchantKeyIndex,
   MerchantRefusedError,
   merchantStateFile,
-  merchantTag,
   redisMerchantStore,
   sandboxKeyEncryptionKey,
   type MerchantRegistry,
@@ -294,6 +295,16 @@ function buildIdempotencyStore(
           presence: redisParts.presence,
           callMs: config.upstream.timeoutMs,
           now,
+          // Platform mode: each merchant's keys under its hash tag and in its key index (the purge removes them).
+          merchantKeys:
+            config.merchants.mode === 'platform'
+              ? (merchantId) => ({
+                  key: (name) => redisParts.redis.tagged(merchantTag(merchantId), 'idem', name),
+                  index: merchantExpiringIndex(redisParts.redis, merchantId),
+                  epoch: redisParts.redis.tagged(merchantTag(merchantId), 'epoch'),
+                  owned: merchantKeyIndex(redisParts.redis, merchantId),
+                })
+              : undefined,
         })
       : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs, now }),
     observability.observeIdempotency,
@@ -395,7 +406,7 @@ function merchantBatchAccess(platform: PlatformServices, redis: GatewayRedis | n
     layout: redis
       ? (merchantId) => ({
           key: (name) => redis.tagged(merchantTag(merchantId), 'payout-batches', name),
-          index: merchantKeyIndex(redis, merchantId),
+          index: merchantExpiringIndex(redis, merchantId),
           pacing: redis.tagged(merchantTag(merchantId), 'payout-batches', 'pacing'),
         })
       : undefined,

@@ -10,10 +10,11 @@
 // {v: version, d: JSON}, each expiring `ttlMs` after its last write;
 // `payout-batches:lease:<name>` strings (PX). A merchant's batches (platform
 // mode) live under its hash tag instead, `{m:<id>}:payout-batches:<key>`, and
-// each document is listed in the merchant's key index by the very script that
-// creates it (same slot), so that offboarding's purge removes it without a SCAN.
+// each document is listed in the merchant's index of expiring keys by the very
+// script that writes it (same slot), so that offboarding's purge removes it
+// without a SCAN (src/redis/merchant-keys.ts).
 import { orUnavailable } from '../idempotency/unavailable.js';
-import type { GatewayRedis } from '../redis/index.js';
+import { LIST_EXPIRING_LUA, type GatewayRedis } from '../redis/index.js';
 import { InternalError } from '../errors/internal-error.js';
 
 /** A document that kept changing under a compare-and-set (every attempt lost to another writer). */
@@ -80,22 +81,21 @@ export function memoryDocStore(): DocStore {
   };
 }
 
-// KEYS[2], when given: the merchant's key index, told of the document as it is created.
-const PUT = `
+// KEYS[2], when given: the merchant's index of expiring keys, told of each write (each moves the expiry).
+const PUT = `${LIST_EXPIRING_LUA}
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'v', v + 1, 'd', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if v == 0 and KEYS[2] then redis.call('SADD', KEYS[2], KEYS[1]) end
+if KEYS[2] then listExpiring(KEYS[2], KEYS[1], ARGV[3]) end
 return 1`;
 
 // Renew when ours, take when free: atomic, so two replicas never both hold it.
-const ACQUIRE = `
+const ACQUIRE = `${LIST_EXPIRING_LUA}
 local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if current then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if KEYS[2] then redis.call('SADD', KEYS[2], KEYS[1]) end
+if current and current ~= ARGV[1] then return 0 end
+if current then redis.call('PEXPIRE', KEYS[1], ARGV[2]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if KEYS[2] then listExpiring(KEYS[2], KEYS[1], ARGV[2]) end
 return 1`;
 
 const RELEASE = `
@@ -106,7 +106,7 @@ return 0`;
 export interface DocLayout {
   /** The Redis key of a document or lease name. */
   key(name: string): string;
-  /** The merchant's key index (same hash tag), which lists every document and lease as it is created; absent: none. */
+  /** The merchant's index of expiring keys (same hash tag), told of every document and lease written; absent: none. */
   index?: string;
 }
 

@@ -24,7 +24,7 @@
 // duration measured on one process's clock is added to it), in atomic scripts.
 import { randomUUID } from 'node:crypto';
 import { orUnavailable } from '../idempotency/unavailable.js';
-import type { GatewayRedis } from '../redis/index.js';
+import { LIST_EXPIRING_LUA, type GatewayRedis } from '../redis/index.js';
 
 /** The service's window. */
 const WINDOW_MS = 1_000;
@@ -113,7 +113,7 @@ export function memoryPacer({ callsPerSecond, marginMs }: PacingOptions, now: ()
 
 // KEYS[1] the set, KEYS[2] (platform mode) the merchant's key index; ARGV: window, limit, member id, margin, poll, hold.
 // Members: p:<id> on its way, o:<id> over.
-const TAKE = `
+const TAKE = `${LIST_EXPIRING_LUA}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window, limit, margin, poll, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -123,7 +123,7 @@ local count = #held / 2
 if count < limit then
   redis.call('ZADD', KEYS[1], now + hold, 'p:' .. ARGV[3])
   redis.call('PEXPIRE', KEYS[1], (window + hold) * 2)
-  if count == 0 and KEYS[2] then redis.call('SADD', KEYS[2], KEYS[1]) end
+  if KEYS[2] then listExpiring(KEYS[2], KEYS[1], (window + hold) * 3) end
   return -1
 end
 local opens = {}
@@ -153,7 +153,7 @@ export function redisPacer(
   { callsPerSecond, marginMs }: PacingOptions,
   // Platform mode: one merchant's own (its account at the service has its own rate), under its hash tag.
   key = redis.key('payout-batches', 'pacing'),
-  // The merchant's key index (same hash tag): the purge finds the pacer's set there.
+  // The merchant's index of expiring keys (same hash tag): the purge finds the pacer's set there.
   index?: string,
 ): Pacer {
   const keys: [number, ...string[]] = index ? [2, key, index] : [1, key];

@@ -247,6 +247,8 @@ function platformBatches(options: PayoutBatchOptions, merchants: MerchantBatchAc
     if (status === 'SUSPENDED') return null;
     return {
       ...runOptions(scopeOf(merchantId), await merchants.upstreamFor(merchantId)),
+      // Its chunks' claims are the merchant's keys, under its tag like its batches.
+      idempotency: options.idempotency.forMerchant?.(merchantId) ?? options.idempotency,
       merchantId,
       share,
       merchantStatus: () => merchants.status(merchantId),

@@ -173,13 +173,15 @@ it('runs each merchant’s batch with its own key, four eyes within the merchant
   }
 }, 60_000);
 
-it('keeps every key of a merchant’s batches under its tag and in its index, so the purge leaves none', async () => {
-  const owned = new Set(await redis.commands.smembers(`${namespace}:{m:${a.id}}:keys`));
-  const batchKeys = (await keysUnder(a.id)).filter((key) => key.includes(':payout-batches:'));
+it('keeps every key of a merchant’s batches and idempotency keys under its tag and in its index, so the purge leaves none', async () => {
+  const owned = new Set(await redis.commands.zrange(`${namespace}:{m:${a.id}}:expiring-keys`, 0, -1));
+  const batchKeys = (await keysUnder(a.id)).filter((key) => key.includes(':payout-batches:') || key.includes(':idem:'));
   expect(batchKeys.some((key) => key.includes(`batch:${batchA}`))).toBe(true);
+  // The batch's create and its chunks' claims: the merchant's idempotency keys, under its tag too.
+  expect(batchKeys.filter((key) => key.includes(':idem:')).length).toBeGreaterThanOrEqual(3);
   expect(batchKeys.filter((key) => !owned.has(key))).toEqual([]);
-  // Nothing of A's batches outside its tag.
-  const outside = (await redis.commands.keys(`${namespace}:*payout-batches*${batchA}*`)).filter((key) => !key.includes(`{m:${a.id}}`));
+  // Nothing of A's batches outside its tag, its chunks' idempotency keys included.
+  const outside = (await redis.commands.keys(`${namespace}:*${batchA}*`)).filter((key) => !key.includes(`{m:${a.id}}`));
   expect(outside).toEqual([]);
 
   const operator = await bearer([...SCOPES], 'operator');
