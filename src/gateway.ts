@@ -273,7 +273,15 @@ async function openEventBus({ config, log, options, shutdown }: Startup, redis: 
  */
 function buildExtIdIndex({ config, options, shutdown }: Startup, service: PaymentService, redis: GatewayRedis | null): ExtIdIndex {
   const settings = { account: accountPrefix(service.apiKey), retentionMs: config.events.retentionMs };
-  if (redis) return redisExtIdIndex(redis, settings);
+  // Platform mode: each merchant's entries under its hash tag, listed for the purge.
+  const merchants =
+    config.merchants.mode === 'platform' && redis
+      ? (merchantId: string) => ({
+          prefix: redis.tagged(merchantTag(merchantId), 'extids'),
+          index: merchantExpiringIndex(redis, merchantId),
+        })
+      : undefined;
+  if (redis) return redisExtIdIndex(redis, { ...settings, merchants });
   const file = options.extIdIndexFile ? fileExtIdPersistence(options.extIdIndexFile) : null;
   if (file) shutdown.add(async () => file.flush());
   return memoryExtIdIndex({ ...settings, persistence: file ?? undefined });
@@ -469,7 +477,7 @@ function merchantKeyRing({ config, options }: Startup) {
  */
 function buildPlatform(
   { config, log, options, shutdown }: Startup,
-  parts: { redis: GatewayRedis | null; service: PaymentService; bus: EventBus; observability: Observability },
+  parts: { redis: GatewayRedis | null; service: PaymentService; bus: EventBus; observability: Observability; extIds: ExtIdIndex },
 ): PlatformServices | null {
   if (config.merchants.mode !== 'platform') return null;
   const { redis, service, bus, observability } = parts;
@@ -494,9 +502,15 @@ function buildPlatform(
         .catch((error: unknown) => log.warn('merchant event not logged', { merchantId: merchant.id, kind, error }));
     },
   });
-  const directory = merchantDirectory(registry, (apiKey) =>
-    createUpstreamClient({ ...config.upstream, baseUrl: service.baseUrl, apiKey }, { observe: observability.observeUpstreamCall }),
-  );
+  // Each merchant's client feeds that merchant's own ext_id index with the charges it creates or reads.
+  const directory = merchantDirectory(registry, (apiKey, merchantId) => {
+    const client = createUpstreamClient(
+      { ...config.upstream, baseUrl: service.baseUrl, apiKey },
+      { observe: observability.observeUpstreamCall },
+    );
+    const index = parts.extIds.forMerchant?.(merchantId);
+    return index ? recordingExtIds(client, index, log) : client;
+  });
   forget = directory.forget;
   shutdown.add(() => directory.close());
   const sweep = (what: string, work: () => Promise<unknown>) =>
@@ -521,6 +535,7 @@ function buildMerchantWebhookRoutes(
   platform: PlatformServices,
   bus: EventBus,
   observability: Observability,
+  extIds: ExtIdIndex,
 ): GatewayServerOptions['webhook'] {
   return {
     path: config.webhook.path,
@@ -530,7 +545,11 @@ function buildMerchantWebhookRoutes(
       scheme: config.webhook.scheme,
       log,
       observe: observability.observeWebhook,
-      accept: acceptIntoLog(bus),
+      // The route's merchant's ext_id index is told of the charge an accepted event carries.
+      accept: acceptIntoLog(bus, (event) => {
+        const index = event.merchantId ? extIds.forMerchant?.(event.merchantId) : undefined;
+        if (index) void recordEventExtId(index, event, log);
+      }),
       resolve: async (routeId) => {
         const merchant = await platform.registry.byRoute(routeId);
         if (!merchant || merchant.status === 'OFFBOARDED') return null;
@@ -724,12 +743,12 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const bus = await openEventBus(startup, redis);
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
-    const platform = buildPlatform(startup, { redis, service, bus, observability });
+    const platform = buildPlatform(startup, { redis, service, bus, observability, extIds });
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability, platform });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
-      ? buildMerchantWebhookRoutes(startup, platform, bus, observability)
+      ? buildMerchantWebhookRoutes(startup, platform, bus, observability, extIds)
       : buildWebhookRoute(startup, bus, { live, extIds, observability });
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 

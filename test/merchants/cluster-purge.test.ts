@@ -1,7 +1,7 @@
 // Offboarding on a Redis Cluster of three primaries (each with a replica), started by this test on spare ports and
 // stopped by PID (test/helpers/redis-topology.ts): merchants spread over every shard by their hash tag, writes wait
 // for a replica (REDIS_MIN_REPLICAS=1), and after the purge no key of the offboarded merchant remains on any node,
-// primary or replica (its idempotency keys, payout batches and rate-limit counters included, written by the stores
+// primary or replica (its idempotency keys, payout batches, rate-limit counters and ext_id index included, written by the stores
 // themselves as platform mode writes them), while every other merchant's keys stay.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -20,6 +20,7 @@ import { redisDocStore } from '../../src/payout-batches/doc-store.js';
 import { redisRateLimiter } from '../../src/limits/rate-limiter.js';
 import { merchantLimitKey, rateLimitKey } from '../../src/limits/operation-limits.js';
 import { silentLogger } from '../../src/logger.js';
+import { redisExtIdIndex } from '../../src/ext-id-index/index.js';
 import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -112,7 +113,7 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   for (const m of staying.slice(0, 3)) expect((await registry.secrets(m.id))?.apiKey).toMatch(/^sk_test_cluster_/);
   // The other merchant's idempotency key, batch and counter stay.
   const kept = await keysOn((await cluster.shardOf(redis.tagged(`m:${staying[0]!.id}`, 'x'))).primary.port, `*${staying[0]!.id}*`);
-  expect(kept.filter((key) => /:idem:|payout-batches|ratelimit/.test(key)).length).toBeGreaterThanOrEqual(4);
+  expect(kept.filter((key) => /:idem:|payout-batches|ratelimit|extids/.test(key)).length).toBeGreaterThanOrEqual(6);
 }, 120_000);
 
 /** A claimed and a completed idempotency key, a payout-batch document and lease, and rate-limit counters of a merchant. */
@@ -144,4 +145,14 @@ async function writeAsPlatformMode(merchantId: string): Promise<void> {
   const callers = redisRateLimiter(redis, 'staff-general', { points: 100, windowMs: 60_000 }, silentLogger);
   const staff = { kind: 'staff', subject: 'awa', scopes: [], merchantId } as unknown as Parameters<typeof rateLimitKey>[0];
   expect(await callers.consume(rateLimitKey(staff, null))).toEqual({ allowed: true });
+  const extIds = redisExtIdIndex(redis, {
+    account: 'cluster',
+    retentionMs: 3_600_000,
+    merchants: (id) => ({ prefix: redis.tagged(merchantTag(id), 'extids'), index: merchantExpiringIndex(redis, id) }),
+  });
+  await extIds.forMerchant!(merchantId).record([
+    { extId: 'order-1', reference: 'ch_1' },
+    { extId: 'order-2', reference: 'ch_2' },
+  ]);
+  expect(await extIds.forMerchant!(merchantId).references('order-1')).toEqual(['ch_1']);
 }

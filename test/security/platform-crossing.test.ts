@@ -69,7 +69,12 @@ const ROWS: Record<string, Row> = {
     query: 'query($r: String!) { charge(reference: $r) { reference extId } }',
     variables: (t) => ({ r: t.charge }),
   },
-  'Query.charges': { kind: 'merchant', query: '{ charges(first: 100) { edges { node { reference extId } } } }' },
+  'Query.charges': {
+    kind: 'merchant',
+    // The list, and the search by the ext_id both merchants used (each merchant's own index answers it).
+    query: `{ charges(first: 100) { edges { node { reference extId } } }
+      byExtId: charges(first: 100, filter: { extId: "order-1" }) { edges { node { reference extId } } } }`,
+  },
   'Query.checkout': {
     kind: 'merchant',
     query: 'query($r: String!) { checkout(reference: $r) { id amount } }',
@@ -427,6 +432,15 @@ describe('no crossing between merchants, generated from the schema', () => {
     }
     expect(crossings).toEqual([]);
   }, 120_000);
+
+  it('finds by the same ext_id each merchant’s own charge only', async () => {
+    const search = parse('{ charges(first: 10, filter: { extId: "order-1" }) { edges { node { reference } } } }') as Doc;
+    for (const token of [tokens[0]!, tokens[3]!]) {
+      const found = await fetchGraphQL(stack.gateway, search, {}, { authorization: token.authorization, ...token.headers });
+      const references = (found.data!.charges.edges as Array<{ node: { reference: string } }>).map((e) => e.node.reference);
+      expect(references, token.label).toEqual([token.own().charge]);
+    }
+  });
 
   it('left the two accounts as they were: each one’s resources are its own', async () => {
     for (const [own, other] of [
