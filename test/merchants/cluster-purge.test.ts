@@ -156,3 +156,29 @@ async function writeAsPlatformMode(merchantId: string): Promise<void> {
   ]);
   expect(await extIds.forMerchant!(merchantId).references('order-1')).toEqual(['ch_1']);
 }
+
+it('tells an orphaned claim of a merchant from a held one on a Cluster, its holder’s presence being in another slot', async () => {
+  const merchantId = 'mer_orphan0000000000000';
+  const presenceKey = redis.key('replicas');
+  const storeOf = (holder: string) =>
+    redisIdempotencyStore(redis, {
+      epoch: redisEpoch(redis),
+      presence: { id: holder, key: presenceKey },
+      callMs: 1,
+      merchantKeys: (id) => ({
+        key: (name) => redis.tagged(merchantTag(id), 'idem', name),
+        index: merchantExpiringIndex(redis, id),
+        epoch: redis.tagged(merchantTag(id), 'epoch'),
+        owned: merchantKeyIndex(redis, id),
+      }),
+    }).forMerchant!(merchantId);
+  // One holder is present (its presence renewed far ahead), the other never was.
+  await redis.commands.hset(presenceKey, 'alive', String(Date.now() + 600_000));
+  expect((await storeOf('alive').claim('held', 'fp', {})).kind).toBe('claimed');
+  expect((await storeOf('gone').claim('orphan', 'fp', {})).kind).toBe('claimed');
+  // Past both claims' deadlines (call 1 ms + the 1 s margin).
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  const retry = storeOf('other');
+  expect(await retry.claim('held', 'fp', {})).toMatchObject({ kind: 'in_progress' });
+  expect(await retry.claim('orphan', 'fp', {})).toMatchObject({ kind: 'unknown' });
+}, 30_000);
