@@ -218,6 +218,9 @@ const purge = (async () => {
 const duringPurgeP99 = p99(await reads(b.staff, queryB));
 await purge;
 const keysAfter = await aKeys();
+// A run that was still ending when A was offboarded must not make any of them again.
+await new Promise((resolve) => setTimeout(resolve, 1_500));
+const keysLater = await aKeys();
 
 const load1 = loadavg();
 console.log(
@@ -242,7 +245,11 @@ console.table({
     baseline: +aloneP99.toFixed(2),
     goal: `≤ ${(aloneP99 * 1.2).toFixed(2)} (1.2×)`,
   },
-  'A’s keys before / after the purge': { value: `${keysBefore} / ${keysAfter}`, baseline: '', goal: 'after: 0' },
+  'A’s keys before / after the purge / 1.5 s later': {
+    value: `${keysBefore} / ${keysAfter} / ${keysLater}`,
+    baseline: '',
+    goal: 'after: 0',
+  },
   'purge (ms)': { value: Math.round(purgeMs), baseline: '', goal: '' },
 });
 

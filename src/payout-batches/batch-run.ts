@@ -108,6 +108,8 @@ export class BatchRun {
   /** One save at a time: chunk documents are written by version. */
   private saving: Promise<unknown> = Promise.resolve();
   private lostLease = false;
+  /** Platform mode: the merchant was offboarded; nothing of the batch is sent or written any more. */
+  private merchantGone = false;
   private lastFollowChange = Date.now();
   private followPollMs: number;
   private nextPollAt = 0;
@@ -136,7 +138,7 @@ export class BatchRun {
   }
 
   private get done() {
-    return this.stopping() || this.lostLease;
+    return this.stopping() || this.lostLease || this.merchantGone;
   }
 
   async run(): Promise<void> {
@@ -172,8 +174,8 @@ export class BatchRun {
 
   /** One turn: sends what may go, follows what was sent; true once this run is over. */
   private async step(): Promise<boolean> {
-    // Offboarded: nothing of it runs any more (what is on its way ends in the `finally` of run()).
-    if (this.o.merchantStatus && (await this.o.merchantStatus()) === 'GONE') return true;
+    // Offboarded: nothing of it runs any more (chunks waiting for a slot give up; its documents refuse writes).
+    if (this.o.merchantStatus && (await this.o.merchantStatus()) === 'GONE') return (this.merchantGone = true);
     let batch = await readBatch(this.o.docs, this.id);
     if (batch.settled) {
       await removeFromList(this.o.docs, ACTIVE_KEY, this.id);

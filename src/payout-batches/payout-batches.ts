@@ -22,7 +22,7 @@ import { startRunner, startRunnerLoop, type RunnerOptions } from './runner.js';
 import { memoryActiveMerchants, redisActiveMerchants, type ActiveMerchants } from './active-merchants.js';
 import { fairShare } from './fair-share.js';
 import { untilNoChunkOnItsWay, watchBatch } from './watch.js';
-import { InvariantError } from '../errors/internal-error.js';
+import { InternalError, InvariantError } from '../errors/internal-error.js';
 import {
   addPage,
   approveBatch,
@@ -165,6 +165,29 @@ function markingActive(docs: DocStore, active: ActiveMerchants, merchantId: stri
   };
 }
 
+/** A write for a merchant that was offboarded: its keys are left to the purge, never made again. */
+export class MerchantGoneError extends InternalError {
+  readonly code = 'MERCHANT_GONE';
+}
+
+/** An offboarded merchant's documents take no write (a run still ending must not remake what the purge removes). */
+function refusingWhenGone(docs: DocStore, status: () => Promise<'ACTIVE' | 'SUSPENDED' | 'GONE'>): DocStore {
+  const check = async () => {
+    if ((await status()) === 'GONE') throw new MerchantGoneError('the merchant was offboarded');
+  };
+  return {
+    ...docs,
+    async put(key, value, expected) {
+      await check();
+      return docs.put(key, value, expected);
+    },
+    async acquireLease(name, holder, ttlMs) {
+      await check();
+      return docs.acquireLease(name, holder, ttlMs);
+    },
+  };
+}
+
 /** Batches over Redis (shared by replicas) or memory, and the runner every replica starts. */
 export function createPayoutBatches(options: PayoutBatchOptions): PayoutBatches {
   const { settings, bus, log } = options;
@@ -229,7 +252,7 @@ function platformBatches(options: PayoutBatchOptions, merchants: MerchantBatchAc
       const layout = redis ? (merchants.layout?.(merchantId) ?? null) : null;
       const docs = layout && redis ? redisDocStore(redis, undefined, layout) : memoryDocStore();
       scope = {
-        docs: markingActive(docs, active, merchantId),
+        docs: refusingWhenGone(markingActive(docs, active, merchantId), () => merchants.status(merchantId)),
         pacer: layout && redis ? redisPacer(redis, pacing, layout.pacing, layout.index) : memoryPacer(pacing),
         events: batchEvents(bus, log, merchantId),
       };

@@ -26,7 +26,8 @@ export const merchantExpiringIndex = (redis: Pick<GatewayRedis, 'tagged'>, merch
 
 /**
  * Lua defining `listExpiring(index, key, ttl)`: lists `key` in a merchant's expiring index until `ttl` ms from now
- * (Redis's clock), and forgets the entries already past. For scripts that write a merchant's key with an expiry.
+ * (Redis's clock), and forgets the entries already past; the index itself expires with its last entry (an index
+ * left behind expires too). For scripts that write a merchant's key with an expiry.
  */
 export const LIST_EXPIRING_LUA = `
 local function listExpiring(index, key, ttl)
@@ -34,5 +35,7 @@ local function listExpiring(index, key, ttl)
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   redis.call('ZADD', index, now + tonumber(ttl), key)
   redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. now)
+  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+  redis.call('PEXPIREAT', index, last[2])
 end
 `;
