@@ -6,7 +6,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const BENCHMARKS = ['throughput.ts', 'fanout.ts', 'fanout-health.ts', 'limits.ts', 'start.ts', 'payout-batch.ts', 'platform.ts'];
+const BENCHMARKS = [
+  'throughput.ts',
+  'fanout.ts',
+  'fanout-health.ts',
+  'limits.ts',
+  'start.ts',
+  'payout-batch.ts',
+  'platform.ts',
+  'platform-fairness.ts',
+];
 
 execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
 for (const file of BENCHMARKS) {

@@ -152,6 +152,9 @@ const envSchema = z.object({
   PAYOUT_BATCH_LEASE_MS: positiveInt.min(500).default(10_000),
   PAYOUT_BATCH_SETTLE_MS: z.coerce.number().int().min(0).default(60_000),
   PAYOUT_BATCH_FOLLOW_POLL_MS: positiveInt.default(5_000),
+  /** Platform mode: chunks one replica's runner works on at once over every merchant, and at most per merchant. */
+  PAYOUT_BATCH_WORKERS: positiveInt.max(10_000).default(64),
+  PAYOUT_BATCH_MERCHANT_WORKERS: positiveInt.max(10_000).default(10),
   /** The transfer fee rate in basis points (100 = 1%) batch totals and balance checks assume; the spec does not show it. */
   PAYOUT_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   /** Comma-separated origins allowed by CORS and on the WebSocket upgrade; `http://host:*` allows any port. */
@@ -329,6 +332,10 @@ export interface PayoutBatchConfig {
   settleWindowMs: number;
   /** PAYOUT_BATCH_FOLLOW_POLL_MS. */
   followPollMs: number;
+  /** PAYOUT_BATCH_WORKERS: platform mode, chunks one replica works on at once, over every merchant. */
+  workers: number;
+  /** PAYOUT_BATCH_MERCHANT_WORKERS: platform mode, at most this many of them for one merchant (given in turn). */
+  merchantWorkers: number;
 }
 
 interface RedisConfig {
@@ -559,6 +566,8 @@ function payoutBatchesConfig(e: Env): Config['payoutBatches'] {
     leaseMs: e.PAYOUT_BATCH_LEASE_MS,
     settleWindowMs: e.PAYOUT_BATCH_SETTLE_MS,
     followPollMs: e.PAYOUT_BATCH_FOLLOW_POLL_MS,
+    workers: e.PAYOUT_BATCH_WORKERS,
+    merchantWorkers: e.PAYOUT_BATCH_MERCHANT_WORKERS,
   };
 }
 

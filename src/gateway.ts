@@ -31,7 +31,7 @@ import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js'
 import { createHealthProbe } from './health/health.js';
 import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
-import { createPayoutBatches, type PayoutBatches } from './payout-batches/index.js';
+import { createPayoutBatches, type MerchantBatchAccess, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
 import { startReplicaPresence, type ReplicaPresence } from './redis/replica-presence.js';
 import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
@@ -40,6 +40,9 @@ import { createObservability, runUntraced, type Observability } from './observab
 import {
   checkRedisForLiveMode,
   connectRedis,
+  merchantExpiringIndex,
+  merchantKeyIndex,
+  merchantTag,
   redisEpoch,
   redisWriteHealth,
   type GatewayRedis,
@@ -66,6 +69,7 @@ import {
   createMerchantRegistry,
   memoryMerchantStore,
   merchantDirectory,
+  MerchantRefusedError,
   merchantStateFile,
   redisMerchantStore,
   sandboxKeyEncryptionKey,
@@ -269,7 +273,15 @@ async function openEventBus({ config, log, options, shutdown }: Startup, redis: 
  */
 function buildExtIdIndex({ config, options, shutdown }: Startup, service: PaymentService, redis: GatewayRedis | null): ExtIdIndex {
   const settings = { account: accountPrefix(service.apiKey), retentionMs: config.events.retentionMs };
-  if (redis) return redisExtIdIndex(redis, settings);
+  // Platform mode: each merchant's entries under its hash tag, listed for the purge.
+  const merchants =
+    config.merchants.mode === 'platform' && redis
+      ? (merchantId: string) => ({
+          prefix: redis.tagged(merchantTag(merchantId), 'extids'),
+          index: merchantExpiringIndex(redis, merchantId),
+        })
+      : undefined;
+  if (redis) return redisExtIdIndex(redis, { ...settings, merchants });
   const file = options.extIdIndexFile ? fileExtIdPersistence(options.extIdIndexFile) : null;
   if (file) shutdown.add(async () => file.flush());
   return memoryExtIdIndex({ ...settings, persistence: file ?? undefined });
@@ -291,6 +303,16 @@ function buildIdempotencyStore(
           presence: redisParts.presence,
           callMs: config.upstream.timeoutMs,
           now,
+          // Platform mode: each merchant's keys under its hash tag and in its key index (the purge removes them).
+          merchantKeys:
+            config.merchants.mode === 'platform'
+              ? (merchantId) => ({
+                  key: (name) => redisParts.redis.tagged(merchantTag(merchantId), 'idem', name),
+                  index: merchantExpiringIndex(redisParts.redis, merchantId),
+                  epoch: redisParts.redis.tagged(merchantTag(merchantId), 'epoch'),
+                  owned: merchantKeyIndex(redisParts.redis, merchantId),
+                })
+              : undefined,
         })
       : memoryIdempotencyStore({ pendingTtlMs: config.idempotencyPendingTtlMs, now }),
     observability.observeIdempotency,
@@ -353,16 +375,59 @@ function buildOutboundWebhooks(
 function buildPayoutBatchRunner(
   { config, log, shutdown }: Startup,
   service: PaymentService,
-  parts: { redis: GatewayRedis | null; idempotency: IdempotencyStore; bus: EventBus; observability: Observability },
+  parts: {
+    redis: GatewayRedis | null;
+    idempotency: IdempotencyStore;
+    bus: EventBus;
+    observability: Observability;
+    platform: PlatformServices | null;
+  },
 ): PayoutBatches {
-  const { redis, idempotency, bus, observability } = parts;
+  const { redis, idempotency, bus, observability, platform } = parts;
   // A connection pool of its own: batch calls never queue behind the fetches every webhook triggers (a batch of
   // 10,000 brings 10,000 webhooks).
   const batchUpstream = createUpstreamClient({ ...config.upstream, ...service }, { observe: observability.observeUpstreamCall });
   shutdown.add(() => batchUpstream.close());
-  const payoutBatches = createPayoutBatches({ settings: config.payoutBatches, redis, upstream: batchUpstream, idempotency, bus, log });
+  const payoutBatches = createPayoutBatches({
+    settings: config.payoutBatches,
+    redis,
+    upstream: batchUpstream,
+    idempotency,
+    bus,
+    log,
+    merchants: platform ? merchantBatchAccess(platform, redis) : undefined,
+  });
   shutdown.add(() => payoutBatches.close());
   return payoutBatches;
+}
+
+/**
+ * Platform mode: each merchant's batches under its hash tag and in its key index (the purge removes them), run with
+ * its own client of the service while it is active.
+ */
+function merchantBatchAccess(platform: PlatformServices, redis: GatewayRedis | null): MerchantBatchAccess {
+  const view = async (merchantId: string) => {
+    const merchant = await platform.merchant(merchantId);
+    return merchant && merchant.status !== 'OFFBOARDED' ? merchant : null;
+  };
+  return {
+    layout: redis
+      ? (merchantId) => ({
+          key: (name) => redis.tagged(merchantTag(merchantId), 'payout-batches', name),
+          index: merchantExpiringIndex(redis, merchantId),
+          pacing: redis.tagged(merchantTag(merchantId), 'payout-batches', 'pacing'),
+        })
+      : undefined,
+    async status(merchantId) {
+      const merchant = await view(merchantId);
+      return merchant === null ? 'GONE' : merchant.status === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
+    },
+    async upstreamFor(merchantId) {
+      const merchant = await view(merchantId);
+      if (!merchant) throw new MerchantRefusedError('not_found');
+      return platform.upstreamFor(merchant);
+    },
+  };
 }
 
 /** The webhook route, or null (with a warning) when there is no secret to check its signatures. */
@@ -412,7 +477,7 @@ function merchantKeyRing({ config, options }: Startup) {
  */
 function buildPlatform(
   { config, log, options, shutdown }: Startup,
-  parts: { redis: GatewayRedis | null; service: PaymentService; bus: EventBus; observability: Observability },
+  parts: { redis: GatewayRedis | null; service: PaymentService; bus: EventBus; observability: Observability; extIds: ExtIdIndex },
 ): PlatformServices | null {
   if (config.merchants.mode !== 'platform') return null;
   const { redis, service, bus, observability } = parts;
@@ -437,9 +502,15 @@ function buildPlatform(
         .catch((error: unknown) => log.warn('merchant event not logged', { merchantId: merchant.id, kind, error }));
     },
   });
-  const directory = merchantDirectory(registry, (apiKey) =>
-    createUpstreamClient({ ...config.upstream, baseUrl: service.baseUrl, apiKey }, { observe: observability.observeUpstreamCall }),
-  );
+  // Each merchant's client feeds that merchant's own ext_id index with the charges it creates or reads.
+  const directory = merchantDirectory(registry, (apiKey, merchantId) => {
+    const client = createUpstreamClient(
+      { ...config.upstream, baseUrl: service.baseUrl, apiKey },
+      { observe: observability.observeUpstreamCall },
+    );
+    const index = parts.extIds.forMerchant?.(merchantId);
+    return index ? recordingExtIds(client, index, log) : client;
+  });
   forget = directory.forget;
   shutdown.add(() => directory.close());
   const sweep = (what: string, work: () => Promise<unknown>) =>
@@ -464,6 +535,7 @@ function buildMerchantWebhookRoutes(
   platform: PlatformServices,
   bus: EventBus,
   observability: Observability,
+  extIds: ExtIdIndex,
 ): GatewayServerOptions['webhook'] {
   return {
     path: config.webhook.path,
@@ -473,7 +545,11 @@ function buildMerchantWebhookRoutes(
       scheme: config.webhook.scheme,
       log,
       observe: observability.observeWebhook,
-      accept: acceptIntoLog(bus),
+      // The route's merchant's ext_id index is told of the charge an accepted event carries.
+      accept: acceptIntoLog(bus, (event) => {
+        const index = event.merchantId ? extIds.forMerchant?.(event.merchantId) : undefined;
+        if (index) void recordEventExtId(index, event, log);
+      }),
       resolve: async (routeId) => {
         const merchant = await platform.registry.byRoute(routeId);
         if (!merchant || merchant.status === 'OFFBOARDED') return null;
@@ -676,12 +752,12 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const bus = await openEventBus(startup, redis);
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
-    const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
+    const platform = buildPlatform(startup, { redis, service, bus, observability, extIds });
+    const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability, platform });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
-    const platform = buildPlatform(startup, { redis, service, bus, observability });
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
-      ? buildMerchantWebhookRoutes(startup, platform, bus, observability)
+      ? buildMerchantWebhookRoutes(startup, platform, bus, observability, extIds)
       : buildWebhookRoute(startup, bus, { live, extIds, observability });
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 

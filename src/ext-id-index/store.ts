@@ -18,8 +18,11 @@
 // An index belongs to one API key: `<account>` is a digest of the key, so two
 // gateways of two merchants sharing a Redis namespace never see each other's
 // entries (and every reference is confirmed at the service with our own key).
+// In platform mode each merchant has its own (`forMerchant`): in Redis under its
+// hash tag, `<namespace>:{m:<id>}:extids:<ext_id>`, listed in its index of
+// expiring keys; in memory under its own prefix.
 import { createHash } from 'node:crypto';
-import type { GatewayRedis } from '../redis/index.js';
+import { LIST_EXPIRING_LUA, type GatewayRedis } from '../redis/index.js';
 
 /** One charge seen with its ext_id. */
 export interface ExtIdEntry {
@@ -35,6 +38,19 @@ export interface ExtIdIndex {
   references(extId: string): Promise<string[]>;
   /** Drops an entry the service contradicts (the charge does not exist, or carries another ext_id). */
   forget(extId: string, reference: string): Promise<void>;
+  /**
+   * Platform mode: one merchant's own index (its calls and its webhook route feed it; its search reads it). In Redis
+   * under the merchant's hash tag, each key listed in its index of expiring keys (offboarding's purge removes them).
+   */
+  forMerchant?(merchantId: string): ExtIdIndex;
+}
+
+/** Where one merchant's entries live in Redis: under its hash tag, listed in its index of expiring keys. */
+export interface MerchantExtIdPlace {
+  /** The storage prefix of its entries (`<prefix>:{m:<id>}:extids`). */
+  prefix: string;
+  /** Its index of expiring keys (src/redis/merchant-keys.ts). */
+  index: string;
 }
 
 /** The most references kept per ext_id (the most recently seen): a search answers with at most this many charges. */
@@ -102,11 +118,21 @@ function newestKept(seen: Record<string, number>, cutoff: number): Array<[string
 
 /** The index in this process's memory (one replica; sandbox mode without Redis). */
 export function memoryExtIdIndex(options: MemoryIndexOptions): ExtIdIndex {
-  const now = options.now ?? Date.now;
-  const maxExtIds = options.maxExtIds ?? DEFAULT_MAX_MEMORY_EXT_IDS;
   // Map order is the write order: the first key is the least recently written.
   const keys = new Map<string, Record<string, number>>(Object.entries(options.persistence?.initial ?? {}));
-  const key = (extId: string) => extIdIndexKey(options.account, extId);
+  const over = (account: string): ExtIdIndex => ({
+    ...memoryIndexOver(keys, account, options),
+    // A merchant's entries beside the others', under a prefix of its own (never an API key's digest).
+    forMerchant: (merchantId) => over(`m:${merchantId}`),
+  });
+  return over(options.account);
+}
+
+/** One account's entries in the shared map of a memory index (bounded as a whole, saved as a whole). */
+function memoryIndexOver(keys: Map<string, Record<string, number>>, account: string, options: MemoryIndexOptions): ExtIdIndex {
+  const now = options.now ?? Date.now;
+  const maxExtIds = options.maxExtIds ?? DEFAULT_MAX_MEMORY_EXT_IDS;
+  const key = (extId: string) => extIdIndexKey(account, extId);
   const saved = () => options.persistence?.changed(Object.fromEntries(keys));
   return {
     async record(entries) {
@@ -153,12 +179,52 @@ for i, key in ipairs(KEYS) do
 end
 return #KEYS`;
 
+// A merchant's entries: KEYS[1] its index of expiring keys, then one sorted set per entry (all under its hash tag);
+// ARGV as RECORD_SCRIPT's. Each key is listed in the index for as long as it lives.
+const MERCHANT_RECORD_SCRIPT = `${LIST_EXPIRING_LUA}
+for i = 2, #KEYS do
+  local key = KEYS[i]
+  redis.call('ZADD', key, ARGV[1], ARGV[3 + i])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
+  redis.call('ZREMRANGEBYRANK', key, 0, -(tonumber(ARGV[4]) + 1))
+  redis.call('PEXPIRE', key, ARGV[3])
+  listExpiring(KEYS[1], key, ARGV[3])
+end
+return #KEYS - 1`;
+
 const MAX_RECENT_WRITES = 10_000;
 
-/** The index in Redis, shared by every replica and kept across restarts; keys expire a retention after their last write. */
-export function redisExtIdIndex(redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>, options: IndexOptions): ExtIdIndex {
+/**
+ * The index in Redis, shared by every replica and kept across restarts; keys expire a retention after their last write.
+ * `merchants`: platform mode's place of each merchant's entries (without it, `forMerchant` has none to give).
+ */
+export function redisExtIdIndex(
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  options: IndexOptions & { merchants?: (merchantId: string) => MerchantExtIdPlace },
+): ExtIdIndex {
+  const views = new Map<string, ExtIdIndex>();
+  const own = redisIndexAt(redis, options, { prefix: redis.key('extids', options.account), index: null });
+  const { merchants } = options;
+  if (!merchants) return own;
+  const forMerchant = (merchantId: string): ExtIdIndex => {
+    let view = views.get(merchantId);
+    if (!view) {
+      view = { ...redisIndexAt(redis, options, merchants(merchantId)), forMerchant };
+      views.set(merchantId, view);
+      if (views.size > 10_000) views.delete(views.keys().next().value!);
+    }
+    return view;
+  };
+  return { ...own, forMerchant };
+}
+
+/** One account's (or merchant's) entries in Redis. */
+function redisIndexAt(
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  options: IndexOptions,
+  { prefix, index }: { prefix: string; index: string | null },
+): ExtIdIndex {
   const now = options.now ?? Date.now;
-  const prefix = redis.key('extids', options.account);
   const key = (extId: string) => extIdIndexKey(prefix, extId);
   const recent = new Map<string, number>();
   const fresh = (entry: ExtIdEntry, t: number) => {
@@ -171,8 +237,12 @@ export function redisExtIdIndex(redis: Pick<GatewayRedis, 'commands' | 'key' | '
       const due = entries.filter((e) => indexable(e.extId) && !fresh(e, t));
       if (due.length === 0) return;
       const args = [String(t), String(t - options.retentionMs), String(options.retentionMs), String(MAX_REFERENCES_PER_EXT_ID)];
+      const keys = due.map((e) => key(e.extId));
+      const references = due.map((e) => e.reference);
       await redis.durable((p) =>
-        p.eval(RECORD_SCRIPT, due.length, ...due.map((e) => key(e.extId)), ...args, ...due.map((e) => e.reference)),
+        index
+          ? p.eval(MERCHANT_RECORD_SCRIPT, keys.length + 1, index, ...keys, ...args, ...references)
+          : p.eval(RECORD_SCRIPT, keys.length, ...keys, ...args, ...references),
       );
       for (const e of due) {
         const id = `${e.extId}\n${e.reference}`;

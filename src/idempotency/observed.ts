@@ -33,5 +33,8 @@ export function observedIdempotencyStore(store: IdempotencyStore, observe: (even
     },
     release: (key) => store.release(key),
     close: () => store.close(),
+    ...(store.forMerchant
+      ? { forMerchant: (merchantId: string) => observedIdempotencyStore(store.forMerchant!(merchantId), observe) }
+      : {}),
   };
 }

@@ -25,7 +25,9 @@ import { orUnavailable } from './unavailable.js';
 import { ServiceUnavailableError } from '../errors/payment-errors.js';
 import { ReplicasBehindError, type GatewayRedis } from '../redis/connections.js';
 import { EPOCH_LUA, redisEpoch, type RedisEpoch } from '../redis/epoch.js';
+import { LIST_EXPIRING_LUA } from '../redis/merchant-keys.js';
 import type { ReplicaPresence } from '../redis/replica-presence.js';
+import type { ChainableCommander } from 'ioredis';
 
 /**
  * What a claim carries beside its key, as strings (the ext_id sent, for one): how reconcile finds the request at the service, and what a
@@ -70,6 +72,23 @@ export interface IdempotencyStore {
   /** Frees the key: only for a request that provably moved no money. */
   release(key: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Platform mode, in Redis: the keys of one merchant, under its hash tag and listed in its key index (offboarding's
+   * purge removes them). Absent: a merchant's keys are kept with the others (a memory store).
+   */
+  forMerchant?(merchantId: string): IdempotencyStore;
+}
+
+/** Where one merchant's keys live in Redis: under its hash tag, with its key index and (on a Cluster) its own generation. */
+export interface MerchantKeyPlace {
+  /** The Redis key of one of its idempotency keys. */
+  key(name: string): string;
+  /** Its index of expiring keys (`<prefix>:{m:<id>}:expiring-keys`, src/redis/merchant-keys.ts). */
+  index: string;
+  /** Its generation's hash (src/redis/epoch.ts), used on a Cluster where the gateway's own is in another slot. */
+  epoch: string;
+  /** Its index of the keys it keeps until they are deleted (`<prefix>:{m:<id>}:keys`): its generation is listed there. */
+  owned: string;
 }
 
 /** The lifetimes of keys and claims, and the clock; every field has a default. */
@@ -93,6 +112,8 @@ interface RedisStoreOptions extends StoreOptions {
   presence?: Pick<ReplicaPresence, 'id' | 'key'>;
   /** Longest a call made under a claim may take (PAYMENT_TIMEOUT_MS). Default 15 s. */
   callMs?: number;
+  /** Platform mode: where each merchant's keys live (`forMerchant`). */
+  merchantKeys?: (merchantId: string) => MerchantKeyPlace;
 }
 
 interface MemoryStoreOptions extends StoreOptions {
@@ -225,18 +246,51 @@ end
 // KEYS[1] entry, KEYS[2] the epoch (src/redis/epoch.ts), KEYS[3] the replicas' presence. ARGV[1] now, ARGV[2]
 // pending entry, ARGV[3] ttl, ARGV[4..6] the epoch's arguments. The generation is checked in the same step as the
 // key, and whether an existing claim's holder is gone.
-const CLAIM_SCRIPT = `${EPOCH_LUA}${ORPHANED_LUA}
+// KEYS[4], in platform mode: the merchant's index of expiring keys, told of the key until ARGV[7] ms from now.
+const CLAIM_SCRIPT = `${EPOCH_LUA}${ORPHANED_LUA}${LIST_EXPIRING_LUA}
 local e = epoch(KEYS[2], ARGV[1], ARGV[4], ARGV[5], ARGV[6])
 local existing = redis.call('GET', KEYS[1])
 if existing then return {existing, e[1], e[2], e[3], orphaned(KEYS[1], KEYS[3], existing)} end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if KEYS[4] then listExpiring(KEYS[4], KEYS[1], ARGV[7]) end
 return {'', e[1], e[2], e[3], -1}
 `;
 
-// KEYS[1] entry. ARGV[1] the entry as read by claim, ARGV[2] the new pending entry, ARGV[3] ttl.
-const RECLAIM_SCRIPT = `
+// A merchant's claim on a Cluster, where the replicas' presence is in another slot: KEYS[1] entry, KEYS[2] the
+// merchant's generation, KEYS[3] its index of expiring keys (ARGV[7]: for how long), KEYS[4] its index of the keys it
+// keeps (its generation, which does not expire, is listed there for the purge). The presence of an orphan's holder is asked apart (PRESENCE_SCRIPT):
+// a holder seen gone stays gone (each process has its own id), so asking after the claim's read is as safe.
+const CLAIM_APART_SCRIPT = `${EPOCH_LUA}${LIST_EXPIRING_LUA}
+local e = epoch(KEYS[2], ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+redis.call('SADD', KEYS[4], KEYS[2])
+local existing = redis.call('GET', KEYS[1])
+if existing then
+  local ok, entry = pcall(cjson.decode, existing)
+  if ok and type(entry) == 'table' and entry.state == 'pending' and type(entry.holder) == 'string' and type(entry.deadlinePttl) == 'number' then
+    local past = entry.deadlinePttl - redis.call('PTTL', KEYS[1])
+    if past >= 0 then return {existing, e[1], e[2], e[3], past, entry.holder} end
+  end
+  return {existing, e[1], e[2], e[3], -1}
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+listExpiring(KEYS[3], KEYS[1], ARGV[7])
+return {'', e[1], e[2], e[3], -1}
+`;
+
+// KEYS[1] the replicas' presence, ARGV[1] a holder: 1 while it is present (on Redis's clock).
+const PRESENCE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') > now then return 1 end
+return 0
+`;
+
+// KEYS[1] entry, KEYS[2] (platform mode) the merchant's index of expiring keys. ARGV[1] the entry as read by claim,
+// ARGV[2] the new pending entry, ARGV[3] ttl, ARGV[4] how long the index lists it.
+const RECLAIM_SCRIPT = `${LIST_EXPIRING_LUA}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if KEYS[2] then listExpiring(KEYS[2], KEYS[1], ARGV[4]) end
 return 1
 `;
 
@@ -313,34 +367,116 @@ function pendingWithHolder(entry: Entry, ttlMs: number, options: RedisStoreOptio
 /**
  * Shared by every replica, so a retry that lands on another instance is still
  * recognised. Keys: `<namespace>:idem:<scoped key>`; the generation: `<namespace>:epoch`; the replicas' presence:
- * `<namespace>:replicas`. The connection is borrowed from its owner (src/redis).
+ * `<namespace>:replicas`. In platform mode a merchant's keys are under its hash tag (`forMerchant`). The connection
+ * is borrowed from its owner (src/redis).
  */
 export function redisIdempotencyStore(
-  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'> & { topology?: GatewayRedis['topology'] },
   options: RedisStoreOptions = {},
 ): IdempotencyStore {
-  const { ttlMs, pendingTtlMs, now } = settings(options);
-  const client = redis.commands;
-  const k = (key: string) => redis.key('idem', key);
   const epoch = options.epoch ?? redisEpoch(redis);
   const presenceKey = options.presence?.key ?? redis.key('replicas');
+  const merchants = new Map<string, IdempotencyStore>();
+  const store = redisStoreAt(redis, options, { k: (key) => redis.key('idem', key), epoch, presenceKey, index: null, apart: false });
+  const { merchantKeys } = options;
+  if (!merchantKeys) return store;
+  return {
+    ...store,
+    forMerchant(merchantId) {
+      let view = merchants.get(merchantId);
+      if (!view) {
+        const place = merchantKeys(merchantId);
+        // On one node (or Sentinel) the gateway's generation and presence sit beside the merchant's keys; on a
+        // Cluster they are in another slot: the merchant's keys then have a generation of their own, in their slot.
+        const apart = redis.topology === 'cluster';
+        view = redisStoreAt(redis, options, {
+          k: place.key,
+          epoch: apart ? redisEpoch(redis, place.epoch) : epoch,
+          presenceKey,
+          index: place.index,
+          owned: place.owned,
+          apart,
+        });
+        merchants.set(merchantId, view);
+        // Bounded: a view holds nothing a new one would not find again in Redis but its claims under way.
+        if (merchants.size > 10_000) merchants.delete(merchants.keys().next().value!);
+      }
+      return view;
+    },
+  };
+}
+
+/** Where a store's keys are: their Redis keys, the generation and presence its claims check, and the merchant's index. */
+interface Place {
+  k: (key: string) => string;
+  epoch: RedisEpoch;
+  presenceKey: string;
+  index: string | null;
+  /** The merchant's index of the keys it keeps (with `apart`). */
+  owned?: string;
+  /** The presence is in another slot than the keys (a merchant's keys on a Cluster). */
+  apart: boolean;
+}
+
+/** The claim and reclaim scripts of a store's place: the gateway's own keys, or a merchant's (with its index). */
+function placeScripts(place: Place, ttlMs: number, pendingTtlMs: number) {
+  const { k, epoch, presenceKey } = place;
+  // The index lists a key a little past its own expiry: the result written after its call (complete) moves it on.
+  const listedMs = String(ttlMs + pendingTtlMs);
+  const takeOver = (redis: Pick<GatewayRedis, 'durable'>, key: string, token: string, entry: string) =>
+    orUnavailable(() =>
+      redis.durable((p) =>
+        place.index
+          ? p.eval(RECLAIM_SCRIPT, 2, k(key), place.index, token, entry, String(ttlMs), listedMs)
+          : p.eval(RECLAIM_SCRIPT, 1, k(key), token, entry, String(ttlMs)),
+      ),
+    );
+  const args = (t: number, pending: string) => [String(t), pending, String(ttlMs), ...epoch.args(), listedMs];
+  const claimScript = (p: ChainableCommander, key: string, t: number, pending: string) =>
+    place.apart
+      ? p.eval(CLAIM_APART_SCRIPT, 4, k(key), epoch.key, place.index!, place.owned!, ...args(t, pending))
+      : place.index
+        ? p.eval(CLAIM_SCRIPT, 4, k(key), epoch.key, presenceKey, place.index, ...args(t, pending))
+        : p.eval(CLAIM_SCRIPT, 3, k(key), epoch.key, presenceKey, ...args(t, pending));
+  return { takeOver, claimScript };
+}
+
+/** Apart (a merchant's key on a Cluster), the reply names an orphan's holder: an orphan only once it is seen gone. */
+async function orphanOnceGone(
+  client: GatewayRedis['commands'],
+  presenceKey: string,
+  reply: ClaimReply & [unknown, unknown, unknown, unknown, unknown, string?],
+): Promise<ClaimReply> {
+  const holder = reply[5];
+  if (holder === undefined) return reply;
+  const present = await orUnavailable(() => client.eval(PRESENCE_SCRIPT, 1, presenceKey, holder));
+  return [reply[0], reply[1], reply[2], reply[3], Number(present) === 1 ? -1 : reply[4]] as ClaimReply;
+}
+
+function redisStoreAt(
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  options: RedisStoreOptions,
+  place: Place,
+): IdempotencyStore {
+  const { k, epoch, presenceKey } = place;
+  const { ttlMs, pendingTtlMs, now } = settings(options);
+  const client = redis.commands;
   const book = claimBook();
   const write = (key: string, entry: Entry) => orUnavailable(() => client.set(k(key), JSON.stringify(entry), 'PX', ttlMs));
   const pendingEntry = (fp: string, meta: Meta, t: number, claim?: ClaimOptions) =>
     JSON.stringify(pendingWithHolder({ state: 'pending', fp, meta, until: t + pendingTtlMs }, ttlMs, options, claim));
-  const takeOver = (key: string, token: string, entry: string) =>
-    orUnavailable(() => redis.durable((p) => p.eval(RECLAIM_SCRIPT, 1, k(key), token, entry, String(ttlMs))));
+  const { takeOver, claimScript } = placeScripts(place, ttlMs, pendingTtlMs);
   const runClaim = async (key: string, t: number, pending: string): Promise<ClaimReply> => {
+    let reply: ClaimReply & [unknown, unknown, unknown, unknown, unknown, string?];
     try {
-      return (await orUnavailable(() =>
-        redis
-          .durable((p) => p.eval(CLAIM_SCRIPT, 3, k(key), epoch.key, presenceKey, String(t), pending, String(ttlMs), ...epoch.args()))
-          .catch(freeIfTaken(client, k(key))),
-      )) as ClaimReply;
+      reply = (await orUnavailable(() =>
+        redis.durable((p) => claimScript(p, key, t, pending)).catch(freeIfTaken(client, k(key))),
+      )) as typeof reply;
     } catch (err) {
       book.abandon(pending);
       throw err;
     }
+    return orphanOnceGone(client, presenceKey, reply);
   };
 
   return {
@@ -359,7 +495,7 @@ export function redisIdempotencyStore(
         return { kind: 'claimed', clean, lost, token: pending };
       }
       const entry = JSON.parse(existing) as Entry;
-      if (book.abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(key, existing, pending)) === 1) {
+      if (book.abandoned.has(existing) && entry.fp === fingerprint && (await takeOver(redis, key, existing, pending)) === 1) {
         book.abandoned.delete(existing);
         book.hold(key, pending);
         return { kind: 'claimed', clean, lost, token: pending };
@@ -374,7 +510,7 @@ export function redisIdempotencyStore(
     },
     async reclaim(key, token, fingerprint, meta, claimOptions) {
       const pending = pendingEntry(fingerprint, meta, now(), claimOptions);
-      const taken = (await takeOver(key, token, pending)) === 1;
+      const taken = (await takeOver(redis, key, token, pending)) === 1;
       if (taken) book.hold(key, pending);
       return taken;
     },

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/index.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import type { Admission, RateLimiter } from './rate-limiter.js';
 import { budgetedUpstream, type UpstreamBudget } from './upstream-budget.js';
+import { merchantTag } from '../redis/index.js';
 
 /** The gateway-wide limiters (one set per process, shared through Redis when configured). */
 export interface RateLimits {
@@ -46,13 +47,14 @@ export interface OperationLimits {
  * obtain for whoever can start payments; and anonymous callers) the client IP.
  */
 export function rateLimitKey(principal: Principal | null, clientIp: string | null): string {
-  // Platform mode: two merchants' callers never share a budget (a subject or an address is counted per merchant).
-  const merchant = principal?.merchantId ? `${principal.merchantId}/` : '';
+  // Platform mode: two merchants' callers never share a budget (a subject or an address is counted per merchant),
+  // and the counter carries the merchant's hash tag (its slot; listed in its key index, the purge removes it).
+  const merchant = principal?.merchantId ? `{${merchantTag(principal.merchantId)}}/` : '';
   return principal?.kind === 'staff' ? `sub:${merchant}${principal.subject}` : `ip:${merchant}${clientIp ?? 'unknown'}`;
 }
 
 /** The key of a merchant's own budget (platform mode: RATE_LIMIT_MERCHANT_PER_MINUTE, every caller of it together). */
-export const merchantLimitKey = (merchantId: string): string => `merchant:${merchantId}`;
+export const merchantLimitKey = (merchantId: string): string => `{${merchantTag(merchantId)}}`;
 
 /** A staff or server token's key (RATE_LIMIT_STAFF_*), not a client address's (RATE_LIMIT_*). */
 export function isSubjectKey(key: string): boolean {

@@ -3,7 +3,7 @@
 // in-process one holds a bounded number of keys, least recently used first
 // out, so a flood of distinct callers cannot grow memory without bound.
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { GatewayRedis } from '../redis/index.js';
+import { LIST_EXPIRING_LUA, merchantExpiringIndex, merchantOfKey, type GatewayRedis } from '../redis/index.js';
 import type { Logger } from '../logger.js';
 
 /** Whether an operation was admitted, or how long to wait (ms) before one will be. */
@@ -64,15 +64,20 @@ export function redisRateLimiter(redis: GatewayRedis, name: string, options: Win
     rejectIfRedisNotReady: true,
   });
   const fallback = memoryRateLimiter(options);
+  const listed = listingMerchantCounters(redis, redis.soloKey('ratelimit', name), options.windowMs);
   let warned = false;
   return {
     consume: async (key) => {
       try {
         await shared.consume(key);
         warned = false;
+        await listed(key);
         return { allowed: true };
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, rejection.msBeforeNext) };
+        if (rejection instanceof RateLimiterRes) {
+          await listed(key);
+          return { allowed: false, retryAfterMs: Math.max(1, rejection.msBeforeNext) };
+        }
         if (!warned) log.warn('rate limits: Redis unavailable, counting in this process only', { limiter: name, error: rejection });
         warned = true;
         return fallback.consume(key);
@@ -82,5 +87,29 @@ export function redisRateLimiter(redis: GatewayRedis, name: string, options: Win
       // A point not given back (Redis gone meanwhile) leaves the limit stricter for the window, never looser.
       await shared.reward(key, 1).catch(() => fallback.refund(key));
     },
+  };
+}
+
+// KEYS[1] the merchant's index of expiring keys, ARGV[1] the counter's key, ARGV[2] how long it may live.
+const LIST_COUNTER = `${LIST_EXPIRING_LUA}
+listExpiring(KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
+/**
+ * Platform mode: a merchant's counters (their key carries its hash tag, rateLimitKey) are listed in its index of
+ * expiring keys, so that offboarding's purge removes them; once per counter and window on this process, not per
+ * request. A listing that fails is not a refusal: the counter expires within its window anyway.
+ */
+function listingMerchantCounters(redis: GatewayRedis, prefix: string, windowMs: number): (key: string) => Promise<void> {
+  const listedUntil = new Map<string, number>();
+  return async (key) => {
+    const merchantId = merchantOfKey(key);
+    if (merchantId === null || (listedUntil.get(key) ?? 0) > Date.now()) return;
+    listedUntil.delete(key);
+    listedUntil.set(key, Date.now() + windowMs / 2);
+    if (listedUntil.size > 10_000) listedUntil.delete(listedUntil.keys().next().value!);
+    // Listed for two windows: it is renewed every half window while used, and a window's counter outlives none.
+    const counter = `${prefix}:${key}`;
+    await redis.commands.eval(LIST_COUNTER, 1, merchantExpiringIndex(redis, merchantId), counter, String(windowMs * 2)).catch(() => {});
   };
 }

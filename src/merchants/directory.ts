@@ -29,10 +29,10 @@ export interface DirectoryOptions {
   now?: () => number;
 }
 
-/** A directory over the registry; `open` makes a client for an API key. */
+/** A directory over the registry; `open` makes a client for a merchant's API key. */
 export function merchantDirectory<C extends Closable>(
   registry: MerchantRegistry,
-  open: (apiKey: string) => C,
+  open: (apiKey: string, merchantId: string) => C,
   options: DirectoryOptions = {},
 ): MerchantDirectory<C> {
   const ttl = options.viewTtlMs ?? 1_000;
@@ -75,7 +75,7 @@ export function merchantDirectory<C extends Closable>(
       if (entry) retire(entry.client);
       const client = registry.secrets(merchant.id).then((secrets) => {
         if (!secrets) throw new MerchantRefusedError('not_found');
-        return open(secrets.apiKey);
+        return open(secrets.apiKey, merchant.id);
       });
       client.catch(() => clients.get(merchant.id)?.client === client && clients.delete(merchant.id));
       clients.set(merchant.id, { version, client });

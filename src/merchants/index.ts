@@ -12,7 +12,7 @@ export {
   type MerchantSecrets,
 } from './registry.js';
 export { memoryMerchantStore } from './memory-store.js';
-export { redisMerchantStore, merchantTag } from './redis-store.js';
+export { redisMerchantStore, merchantTag, merchantKeyIndex } from './redis-store.js';
 export { MERCHANTS_FILE, merchantStateFile, sandboxKeyEncryptionKey } from './sandbox-files.js';
 export type { MerchantStore } from './store.js';
 export { merchantDirectory, type MerchantDirectory } from './directory.js';

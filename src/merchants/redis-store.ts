@@ -3,7 +3,9 @@
 // route has its own tag, and the listing is split over LISTING_SHARDS sorted sets, so no key grows with the
 // number of merchants unsharded. Writes wait for REDIS_MIN_REPLICAS replicas, as idempotency claims do.
 import { createHash } from 'node:crypto';
-import type { GatewayRedis } from '../redis/index.js';
+import { merchantExpiringIndex, merchantKeyIndex, merchantTag, type GatewayRedis } from '../redis/index.js';
+
+export { merchantKeyIndex, merchantTag };
 import { InternalError } from '../errors/internal-error.js';
 import type { MerchantRecord } from './model.js';
 import { listCursor, type MerchantStore } from './store.js';
@@ -25,13 +27,10 @@ if redis.call('HGET', KEYS[1], 'rev') == ARGV[1] then
 end
 return 0`;
 
-/** The hash tag of one merchant's keys. */
-export const merchantTag = (merchantId: string): string => `m:${merchantId}`;
-
 /** A MerchantStore in Redis (one node, Sentinel or Cluster). */
 export function redisMerchantStore(redis: GatewayRedis): MerchantStore {
   const recordKey = (id: string) => redis.tagged(merchantTag(id), 'merchant');
-  const ownedKey = (id: string) => redis.tagged(merchantTag(id), 'keys');
+  const ownedKey = (id: string) => merchantKeyIndex(redis, id);
   const routeKey = (routeId: string) => redis.tagged(`r:${routeId}`, 'route');
   const shardKey = (id: string) => redis.soloKey('merchants', String(createHash('sha256').update(id).digest()[0]! % LISTING_SHARDS));
   const shards = Array.from({ length: LISTING_SHARDS }, (_, i) => redis.soloKey('merchants', String(i)));
@@ -71,7 +70,9 @@ export function redisMerchantStore(redis: GatewayRedis): MerchantStore {
     },
     ownedKeys: (merchantId) => redis.commands.smembers(ownedKey(merchantId)),
     async purge(record) {
-      const owned = await redis.commands.smembers(ownedKey(record.id));
+      // What other layers listed: keys kept until deleted, and keys that expire on their own (src/redis/merchant-keys.ts).
+      const expiring = merchantExpiringIndex(redis, record.id);
+      const owned = [...(await redis.commands.smembers(ownedKey(record.id))), ...(await redis.commands.zrange(expiring, 0, -1)), expiring];
       // Every owned key is under the merchant's tag: one slot, so one DEL per batch even on a Cluster.
       for (let i = 0; i < owned.length; i += 500) await redis.durable((p) => p.del(...owned.slice(i, i + 500)));
       await redis.durable((p) => p.del(routeKey(record.routeId)));

@@ -10,9 +10,10 @@ export const PROGRESS_EVENTS_PER_SECOND = 2;
 
 /**
  * Publishes a batch's lifecycle and progress to the shared event log as `payout_batch.*`, progress coalesced to PROGRESS_EVENTS_PER_SECOND
- * per batch with the last state always sent. A failed publish is logged as a warning and never fails the batch.
+ * per batch with the last state always sent. A failed publish is logged as a warning and never fails the batch. In platform mode each
+ * event carries the merchant's id.
  */
-export function batchEvents(bus: EventBus, log: Logger) {
+export function batchEvents(bus: EventBus, log: Logger, merchantId?: string) {
   const publish = (kind: PayoutBatchEventKind, batch: BatchDoc) => {
     const c = batch.counts;
     void bus
@@ -24,6 +25,8 @@ export function batchEvents(bus: EventBus, log: Logger) {
         resourceType: null,
         payload: { event: kind, data: summaryOf(batch) },
         source: 'POLL',
+        // Platform mode: the merchant's own, so that only its event history and subscribers see it.
+        ...(merchantId ? { merchantId } : {}),
       })
       .catch((err: unknown) => log.warn('payout batch event not logged', { batchId: batch.id, kind, error: err }));
   };
@@ -45,6 +48,7 @@ export function batchEvents(bus: EventBus, log: Logger) {
   };
 
   return {
+    merchantId,
     publish,
     progressed,
     close() {

@@ -42,6 +42,7 @@ import {
 } from './model.js';
 import type { Pacer, PacerSlot } from './pacing.js';
 import { SlotTaker } from './slot-taker.js';
+import type { FairShare } from './fair-share.js';
 import { addToList, readBatch, removeFromList, updateDoc } from './batch-operations.js';
 import { InternalError } from '../errors/internal-error.js';
 
@@ -70,6 +71,15 @@ export interface RunnerOptions {
   publish: (kind: PayoutBatchEventKind, batch: BatchDoc) => void;
   /** Told of every batch the runner changed (coalesced progress events). */
   progressed: (batch: BatchDoc) => void;
+  /** Platform mode: the merchant whose batches these are (only its events move its items); absent: single mode. */
+  merchantId?: string;
+  /** Platform mode: the workers shared between merchants (fair-share.ts); each chunk holds one while it is worked on. */
+  share?: FairShare;
+  /**
+   * Platform mode: the merchant's status now. SUSPENDED: a chunk not yet sent waits unsent until it is reinstated;
+   * GONE (offboarded): the run stops, and its batch is left to the purge.
+   */
+  merchantStatus?: () => Promise<'ACTIVE' | 'SUSPENDED' | 'GONE'>;
 }
 
 const FOLLOW_POLL_MAX_MS = 30_000;
@@ -98,6 +108,8 @@ export class BatchRun {
   /** One save at a time: chunk documents are written by version. */
   private saving: Promise<unknown> = Promise.resolve();
   private lostLease = false;
+  /** Platform mode: the merchant was offboarded; nothing of the batch is sent or written any more. */
+  private merchantGone = false;
   private lastFollowChange = Date.now();
   private followPollMs: number;
   private nextPollAt = 0;
@@ -126,12 +138,14 @@ export class BatchRun {
   }
 
   private get done() {
-    return this.stopping() || this.lostLease;
+    return this.stopping() || this.lostLease || this.merchantGone;
   }
 
   async run(): Promise<void> {
     const renew = this.keepLease();
     const unlisten = this.o.bus.onLoggedEvent((event) => {
+      // Platform mode: another merchant's events say nothing of this merchant's transfers.
+      if (this.o.merchantId !== undefined && event.merchantId !== this.o.merchantId) return;
       if (this.book.fromEvent(event)) this.lastFollowChange = Date.now();
     });
     try {
@@ -160,6 +174,8 @@ export class BatchRun {
 
   /** One turn: sends what may go, follows what was sent; true once this run is over. */
   private async step(): Promise<boolean> {
+    // Offboarded: nothing of it runs any more (chunks waiting for a slot give up; its documents refuse writes).
+    if (this.o.merchantStatus && (await this.o.merchantStatus()) === 'GONE') return (this.merchantGone = true);
     let batch = await readBatch(this.o.docs, this.id);
     if (batch.settled) {
       await removeFromList(this.o.docs, ACTIVE_KEY, this.id);
@@ -204,13 +220,25 @@ export class BatchRun {
     for (const n of nextChunks(batch, this.sending, this.o.concurrency - this.sending.size, this.retryAt)) {
       this.sending.add(n);
       this.retryAt.delete(n);
-      const sent = this.sendChunk(n)
+      const sent = this.withWorker(() => this.sendChunk(n))
         .catch((err: unknown) => this.o.log.warn('payout batch chunk attempt failed', { batchId: this.id, chunk: n, error: err }))
         .finally(() => {
           this.sending.delete(n);
           this.inFlightSends.delete(sent);
         });
       this.inFlightSends.add(sent);
+    }
+  }
+
+  /** Platform mode: the chunk's work holds one of the workers shared between merchants, taken in the merchants' turn. */
+  private async withWorker(work: () => Promise<void>): Promise<void> {
+    if (!this.o.share || this.o.merchantId === undefined) return work();
+    const release = await this.o.share.acquire(this.o.merchantId);
+    try {
+      if (this.done) return;
+      return await work();
+    } finally {
+      release();
     }
   }
 
@@ -353,6 +381,8 @@ export class BatchRun {
       // Cancelled or paused since this chunk was marked: it stays unsent.
       const status = (await readBatch(this.o.docs, this.id)).status;
       if (status !== 'RUNNING') throw notSent(`the batch is ${status.toLowerCase()}`);
+      // Suspended meanwhile (platform mode): its money moves are refused, so the chunk waits unsent until reinstated.
+      if (this.o.merchantStatus && (await this.o.merchantStatus()) !== 'ACTIVE') throw notSent('the merchant may not move money now');
       slot ??= await this.slots.take();
     } catch (err) {
       if (slot) this.slots.finished(slot);

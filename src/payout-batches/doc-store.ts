@@ -8,9 +8,13 @@
 //
 // Redis layout, under the gateway's namespace: `payout-batches:<key>` hashes
 // {v: version, d: JSON}, each expiring `ttlMs` after its last write;
-// `payout-batches:lease:<name>` strings (PX).
+// `payout-batches:lease:<name>` strings (PX). A merchant's batches (platform
+// mode) live under its hash tag instead, `{m:<id>}:payout-batches:<key>`, and
+// each document is listed in the merchant's index of expiring keys by the very
+// script that writes it (same slot), so that offboarding's purge removes it
+// without a SCAN (src/redis/merchant-keys.ts).
 import { orUnavailable } from '../idempotency/unavailable.js';
-import type { GatewayRedis } from '../redis/index.js';
+import { LIST_EXPIRING_LUA, type GatewayRedis } from '../redis/index.js';
 import { InternalError } from '../errors/internal-error.js';
 
 /** A document that kept changing under a compare-and-set (every attempt lost to another writer). */
@@ -77,32 +81,48 @@ export function memoryDocStore(): DocStore {
   };
 }
 
-const PUT = `
+// KEYS[2], when given: the merchant's index of expiring keys, told of each write (each moves the expiry).
+const PUT = `${LIST_EXPIRING_LUA}
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'v', v + 1, 'd', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if KEYS[2] then listExpiring(KEYS[2], KEYS[1], ARGV[3]) end
 return 1`;
 
 // Renew when ours, take when free: atomic, so two replicas never both hold it.
-const ACQUIRE = `
+const ACQUIRE = `${LIST_EXPIRING_LUA}
 local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if current then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if current and current ~= ARGV[1] then return 0 end
+if current then redis.call('PEXPIRE', KEYS[1], ARGV[2]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if KEYS[2] then listExpiring(KEYS[2], KEYS[1], ARGV[2]) end
 return 1`;
 
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/** Where a DocStore's keys are: the gateway's own (single mode), or under one merchant's hash tag with its key index. */
+export interface DocLayout {
+  /** The Redis key of a document or lease name. */
+  key(name: string): string;
+  /** The merchant's index of expiring keys (same hash tag), told of every document and lease written; absent: none. */
+  index?: string;
+}
+
 /**
  * A DocStore in Redis, shared by every replica: each write checks the version in one script, and documents expire after `ttlMs`
  * (PAYOUT_BATCH_RETENTION_MS).
  */
-export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>, ttlMs = PAYOUT_BATCH_RETENTION_MS): DocStore {
+export function redisDocStore(
+  redis: Pick<GatewayRedis, 'commands' | 'key' | 'durable'>,
+  ttlMs = PAYOUT_BATCH_RETENTION_MS,
+  layout: DocLayout = { key: (name) => redis.key('payout-batches', name) },
+): DocStore {
   const client = redis.commands;
-  const k = (key: string) => redis.key('payout-batches', key);
+  const k = layout.key;
+  // The keys of a script: the document, then the merchant's index when there is one.
+  const keys = (key: string): [number, ...string[]] => (layout.index ? [2, key, layout.index] : [1, key]);
   const parse = <T>(fields: [string | null, string | null]): Versioned<T> | null =>
     fields[0] !== null && fields[1] !== null ? { value: JSON.parse(fields[1]) as T, version: Number(fields[0]) } : null;
   return {
@@ -123,12 +143,12 @@ export function redisDocStore(redis: Pick<GatewayRedis, 'commands' | 'key' | 'du
       // Durable like an idempotency claim (REDIS_MIN_REPLICAS): a chunk marked as sending must survive a failover, or
       // a replica promoted without the mark would send it again as if it were new.
       const done = await orUnavailable(() =>
-        redis.durable((p) => p.eval(PUT, 1, k(key), String(expected), JSON.stringify(value), String(ttlMs))),
+        redis.durable((p) => p.eval(PUT, ...keys(k(key)), String(expected), JSON.stringify(value), String(ttlMs))),
       );
       return done === 1;
     },
     async acquireLease(name, holder, leaseMs) {
-      return (await orUnavailable(() => client.eval(ACQUIRE, 1, k(`lease:${name}`), holder, String(leaseMs)))) === 1;
+      return (await orUnavailable(() => client.eval(ACQUIRE, ...keys(k(`lease:${name}`)), holder, String(leaseMs)))) === 1;
     },
     async releaseLease(name, holder) {
       await orUnavailable(() => client.eval(RELEASE, 1, k(`lease:${name}`), holder));

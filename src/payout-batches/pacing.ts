@@ -24,7 +24,7 @@
 // duration measured on one process's clock is added to it), in atomic scripts.
 import { randomUUID } from 'node:crypto';
 import { orUnavailable } from '../idempotency/unavailable.js';
-import type { GatewayRedis } from '../redis/index.js';
+import { LIST_EXPIRING_LUA, type GatewayRedis } from '../redis/index.js';
 
 /** The service's window. */
 const WINDOW_MS = 1_000;
@@ -111,8 +111,9 @@ export function memoryPacer({ callsPerSecond, marginMs }: PacingOptions, now: ()
   };
 }
 
-// KEYS[1] the set; ARGV: window, limit, member id, margin, poll, hold. Members: p:<id> on its way, o:<id> over.
-const TAKE = `
+// KEYS[1] the set, KEYS[2] (platform mode) the merchant's key index; ARGV: window, limit, member id, margin, poll, hold.
+// Members: p:<id> on its way, o:<id> over.
+const TAKE = `${LIST_EXPIRING_LUA}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window, limit, margin, poll, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -122,6 +123,7 @@ local count = #held / 2
 if count < limit then
   redis.call('ZADD', KEYS[1], now + hold, 'p:' .. ARGV[3])
   redis.call('PEXPIRE', KEYS[1], (window + hold) * 2)
+  if KEYS[2] then listExpiring(KEYS[2], KEYS[1], (window + hold) * 3) end
   return -1
 end
 local opens = {}
@@ -146,8 +148,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1`;
 
 /** A Pacer shared by every replica through Redis, timed by Redis's clock: the bound holds however many replicas send. */
-export function redisPacer(redis: Pick<GatewayRedis, 'commands' | 'key'>, { callsPerSecond, marginMs }: PacingOptions): Pacer {
-  const key = redis.key('payout-batches', 'pacing');
+export function redisPacer(
+  redis: Pick<GatewayRedis, 'commands' | 'key'>,
+  { callsPerSecond, marginMs }: PacingOptions,
+  // Platform mode: one merchant's own (its account at the service has its own rate), under its hash tag.
+  key = redis.key('payout-batches', 'pacing'),
+  // The merchant's index of expiring keys (same hash tag): the purge finds the pacer's set there.
+  index?: string,
+): Pacer {
+  const keys: [number, ...string[]] = index ? [2, key, index] : [1, key];
   const ttl = String((WINDOW_MS + HOLD_MS) * 2);
   return {
     async tryTake() {
@@ -155,7 +164,7 @@ export function redisPacer(redis: Pick<GatewayRedis, 'commands' | 'key'>, { call
       // Taken before the request: the grant (Redis's TIME in the script) is later, so grant + elapsed is past the end.
       const asked = performance.now();
       const args = [String(WINDOW_MS), String(callsPerSecond), id, String(marginMs), String(POLL_MS), String(HOLD_MS)];
-      const wait = Number(await orUnavailable(() => redis.commands.eval(TAKE, 1, key, ...args)));
+      const wait = Number(await orUnavailable(() => redis.commands.eval(TAKE, ...keys, ...args)));
       if (wait >= 0) return { waitMs: wait };
       return {
         slot: {

@@ -14,11 +14,11 @@ const CANCEL_WAIT_MS = 5_000;
  * The batch now, then each change of its status or counts; the final view (a final status, settled) once, and then
  * it ends. A CANCELLING batch is not final: its counts still grow.
  */
-export function watchBatch(docs: DocStore, bus: EventBus, id: string): AsyncIterableIterator<BatchDoc> {
+export function watchBatch(docs: DocStore, bus: EventBus, id: string, merchantId?: string): AsyncIterableIterator<BatchDoc> {
   return new Repeater<BatchDoc>(async (push, stop) => {
     let wake: (() => void) | null = null;
     const unlisten = bus.onLoggedEvent((event) => {
-      if (event.reference === id && event.kind.startsWith('payout_batch.')) wake?.();
+      if (event.reference === id && event.kind.startsWith('payout_batch.') && event.merchantId === merchantId) wake?.();
     });
     let ended = false;
     void stop.then(() => {

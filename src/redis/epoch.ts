@@ -79,8 +79,11 @@ const CHECK_SCRIPT = `${EPOCH_LUA}
 return epoch(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])`;
 
 /** One per process and Redis: shared by the idempotency store and the event log, so both agree on the generation. */
-export function redisEpoch(redis: Pick<GatewayRedis, 'commands' | 'key'>): RedisEpoch {
-  const key = redis.key('epoch');
+export function redisEpoch(
+  redis: Pick<GatewayRedis, 'commands' | 'key'>,
+  // Platform mode on a Cluster: one merchant's own, in its keys' slot (src/idempotency/store.ts).
+  key = redis.key('epoch'),
+): RedisEpoch {
   let current: EpochState | null = null;
   const epoch: RedisEpoch = {
     key,

@@ -14,3 +14,4 @@ export {
 export { checkRedisForLiveMode, RedisUnfitError, type RedisDurability, type RedisPersistence } from './live-check.js';
 export { EPOCH_LUA, redisEpoch, type EpochState, type RedisEpoch } from './epoch.js';
 export { redisWriteHealth, type RedisWriteHealth, type RedisWriteState } from './write-health.js';
+export { LIST_EXPIRING_LUA, merchantExpiringIndex, merchantKeyIndex, merchantOfKey, merchantTag } from './merchant-keys.js';

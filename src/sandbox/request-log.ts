@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 export interface RecordedRequest {
   method: string;
   /** Without the query string. */
@@ -5,6 +7,13 @@ export interface RecordedRequest {
   query: URLSearchParams;
   /** Sandbox clock time of arrival. */
   at: number;
+  /** The account the request names (accountTag of its x-api-key; never the key itself); absent without one. */
+  account?: string;
+}
+
+/** A short digest of an API key: which account a recorded request was for, without keeping the key. */
+export function accountTag(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex').slice(0, 12);
 }
 
 export interface RequestFilter {

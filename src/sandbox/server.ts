@@ -19,7 +19,7 @@ import type { SandboxContext } from './context.js';
 import { FaultRuntime, faultSpecFromJson, type Faults } from './faults.js';
 import { newestFirst } from './ordering.js';
 import { ApiError, BodyTooLarge, clientIp, envelope, readBody, writeResult, type HttpResult } from './http.js';
-import { trimSlash, type Requests } from './request-log.js';
+import { accountTag, trimSlash, type Requests } from './request-log.js';
 import type { Account } from './store.js';
 import { cancelSettlement, createSettlement, findSettlement, listSettlements, settlementView } from './settlements.js';
 import { bulkTransfer, createTransfer, findTransfer, listTransfers, transferCreatedView, transferView } from './transfers.js';
@@ -348,7 +348,9 @@ export function createSandboxServer(parts: ServerParts): Server {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    requests.record({ method, path: url.pathname, query: new URLSearchParams(url.searchParams), at: ctx.clock.now() });
+    const apiKey = req.headers['x-api-key'];
+    const account = typeof apiKey === 'string' ? accountTag(apiKey) : undefined;
+    requests.record({ method, path: url.pathname, query: new URLSearchParams(url.searchParams), at: ctx.clock.now(), account });
     res.on('finish', () => ctx.log(`${method} ${url.pathname} -> ${res.statusCode} (${Math.round(performance.now() - started)} ms)`));
 
     const proceed = () => dispatch(req, method, url);

@@ -18,7 +18,6 @@ import { builder } from './builder.js';
 import { fetchChargeWindow } from './charge-window.js';
 import { canonicalFilter, checkFilterBounds, filteredConnection } from './list-filter.js';
 import { chargesByExtId } from './charges-by-ext-id.js';
-import { platformRefusal } from './platform.js';
 import { MAX_REFERENCES_PER_EXT_ID } from '../ext-id-index/index.js';
 import { ChargeStatusEnum, ConfirmationMethodEnum, ProviderEnum } from './enums.js';
 import {
@@ -178,9 +177,7 @@ builder.queryFields((t) => ({
         const filter = toUpstreamFilter(args.filter as ChargeFilterArgs | null | undefined);
         const extId = (args.filter as ChargeFilterArgs | null | undefined)?.extId;
         if (extId) {
-          // The ext_id index is the single merchant's: platform mode keeps none per merchant yet, so it refuses the
-          // search rather than read (or prune) entries that are not this merchant's.
-          if (ctx.platform) throw platformRefusal('not_yet', 'charges.filter.extId');
+          // Platform mode: ctx.extIds is the merchant's own index (src/schema/context.ts), never another's.
           return filteredConnection(args, 'charges', canonicalFilter({ ...filter, extId }), () => chargesByExtId(ctx, extId, filter));
         }
         const scope = listScope('charges', filter as Record<string, unknown>);

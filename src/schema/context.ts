@@ -91,6 +91,10 @@ export function createContext(services: GatewayServices, caller: Partial<Caller>
   const { limits, upstream } = operationLimits(services.limitServices ?? UNLIMITED, base, { principal, clientIp });
   return {
     ...services,
+    // Platform mode: the merchant's idempotency keys, under its hash tag (a memory store keeps them with the others).
+    idempotency: merchant ? (services.idempotency.forMerchant?.(merchant.id) ?? services.idempotency) : services.idempotency,
+    // Platform mode: the merchant's own ext_id index (none: its search answers SERVICE_UNAVAILABLE, never another's).
+    extIds: merchant ? services.extIds?.forMerchant?.(merchant.id) : services.extIds,
     upstream,
     principal,
     clientIp,

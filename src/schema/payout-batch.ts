@@ -33,7 +33,7 @@ import {
   type BatchDoc,
   type BatchItem,
   type ItemFailure,
-  type PayoutBatches,
+  type PayoutBatchBook,
   type Tally,
   type WalletTotal,
 } from '../payout-batches/index.js';
@@ -190,9 +190,10 @@ const BatchFilterInput = builder.inputType('PayoutBatchFilter', {
 
 const PayoutBatchRef = builder.objectRef<BatchDoc>('PayoutBatch');
 
-function batches(ctx: GatewayContext): PayoutBatches {
+/** The request's book of batches: in platform mode its merchant's own (another merchant's batch is not found in it). */
+function batches(ctx: GatewayContext): PayoutBatchBook {
   if (!ctx.payoutBatches) throw new InvariantError('payout batches are not configured');
-  return ctx.payoutBatches;
+  return ctx.merchant ? ctx.payoutBatches.forMerchant(ctx.merchant.id) : ctx.payoutBatches;
 }
 
 /** A batch's id as given: its global ID (`PayoutBatch.id`) or its own id (`pb_…`). */

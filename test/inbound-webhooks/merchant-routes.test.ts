@@ -11,6 +11,8 @@ import { testKey, type TestStack } from '../helpers/gateway.js';
 import { post } from '../helpers/http.js';
 import { uniqueNamespace } from '../events/redis-helpers.js';
 import { closePlatformStack, startPlatformStack } from '../helpers/platform.js';
+import { createUpstreamClient } from '../../src/upstream/client.js';
+import { waitFor } from '../helpers/wait.js';
 
 const namespace = uniqueNamespace('merchant-routes');
 let stack: TestStack;
@@ -29,13 +31,14 @@ const gql = (query: string, variables: Record<string, unknown>) =>
   stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${operator}` });
 
 async function merchant(name: string) {
+  const apiKey = testKey(name);
   const webhookSecret = `whsec_${randomBytes(12).toString('hex')}`;
   const res = await gql(
     `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId inboundWebhookUrl } } } }`,
-    { i: { name, apiKey: testKey(name), webhookSecret, idempotencyKey: randomUUID() } },
+    { i: { name, apiKey, webhookSecret, idempotencyKey: randomUUID() } },
   );
   const { merchantId, inboundWebhookUrl } = res.data!.createMerchant.merchant;
-  return { merchantId: merchantId as string, url: `${stack.gateway.url}${inboundWebhookUrl}`, webhookSecret };
+  return { merchantId: merchantId as string, url: `${stack.gateway.url}${inboundWebhookUrl}`, webhookSecret, apiKey };
 }
 
 const deliver = async (url: string, body: string, secret: string) =>
@@ -69,4 +72,34 @@ it('verifies each merchant’s URL with its own secret, refuses and records a cr
   expect(await deliver(a.url, JSON.stringify({ id: 'evt_late', event: 'checkout.success' }), a.webhookSecret)).toBe(404);
   // No secret in any log line.
   for (const secret of [a.webhookSecret, b.webhookSecret]) expect(stack.logLines.join('\n')).not.toContain(secret);
+});
+
+it('feeds the ext_id index of the route’s merchant only: a charge made without the gateway is found by that merchant', async () => {
+  const a = await merchant('extida');
+  const b = await merchant('extidb');
+  // Made at the service with A's key, not through the gateway: only the webhook tells the gateway of it.
+  const service = createUpstreamClient({
+    baseUrl: stack.sandbox.url,
+    apiKey: a.apiKey,
+    timeoutMs: 5_000,
+    pageParam: 'page',
+    pageSizeParam: 'page_size',
+    pageSize: 20,
+  });
+  const charge = await service.createCharge({ amount: 1_000, phone: '76000000', provider: 'opa_bf', extId: 'shop-7' });
+  await service.close();
+  const event = JSON.stringify({
+    id: `evt_${randomUUID()}`,
+    event: 'charge.success',
+    data: { reference: charge.reference, ext_id: 'shop-7' },
+  });
+  expect(await deliver(a.url, event, a.webhookSecret)).toBe(200);
+  const search = '{ charges(first: 5, filter: { extId: "shop-7" }) { edges { node { reference } } } }';
+  const as = (m: { merchantId: string }) =>
+    stack.gql(parse(search) as Doc, {}, { authorization: `Bearer ${operator}`, 'x-merchant-id': m.merchantId });
+  const found = async () => (await as(a)).data!.charges.edges.map((e: { node: { reference: string } }) => e.node.reference);
+  // Indexed once the event is accepted (the 200 does not wait for it).
+  await waitFor(async () => (await found()).length > 0, 'A finds its charge', 5_000);
+  expect(await found()).toEqual([charge.reference]);
+  expect((await as(b)).data!.charges.edges).toEqual([]);
 });

@@ -1,12 +1,26 @@
 // Offboarding on a Redis Cluster of three primaries (each with a replica), started by this test on spare ports and
 // stopped by PID (test/helpers/redis-topology.ts): merchants spread over every shard by their hash tag, writes wait
 // for a replica (REDIS_MIN_REPLICAS=1), and after the purge no key of the offboarded merchant remains on any node,
-// primary or replica, while every other merchant's keys stay.
+// primary or replica (its idempotency keys, payout batches, rate-limit counters and ext_id index included, written by the stores
+// themselves as platform mode writes them), while every other merchant's keys stay.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKeyRing, createMerchantRegistry, redisMerchantStore, type MerchantRegistry } from '../../src/merchants/index.js';
-import { connectRedis, type GatewayRedis } from '../../src/redis/index.js';
+import {
+  connectRedis,
+  merchantExpiringIndex,
+  merchantKeyIndex,
+  merchantTag,
+  redisEpoch,
+  type GatewayRedis,
+} from '../../src/redis/index.js';
+import { redisIdempotencyStore, type IdempotencyStore } from '../../src/idempotency/store.js';
+import { redisDocStore } from '../../src/payout-batches/doc-store.js';
+import { redisRateLimiter } from '../../src/limits/rate-limiter.js';
+import { merchantLimitKey, rateLimitKey } from '../../src/limits/operation-limits.js';
+import { silentLogger } from '../../src/logger.js';
+import { redisExtIdIndex } from '../../src/ext-id-index/index.js';
 import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -66,11 +80,13 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   expect(
     (await keysOn((await cluster.shardOf(redis.tagged(`m:${gone!.id}`, 'merchant'))).primary.port, `*${gone!.id}*`)).length,
   ).toBeGreaterThan(0);
-  const owned = [redis.tagged(`m:${gone!.id}`, 'idem', 'k1'), redis.tagged(`m:${gone!.id}`, 'events')];
+  const owned = [redis.tagged(`m:${gone!.id}`, 'events')];
   for (const key of owned) {
     await redis.commands.set(key, 'x');
     await registry.store.ownKey(gone!.id, key);
   }
+  // What the stores write for a merchant (as src/gateway.ts places them), for the offboarded one and another.
+  for (const m of [gone!, staying[0]!]) await writeAsPlatformMode(m.id);
   await registry.offboard(gone!.id);
   expect(await registry.purgeDue()).toEqual([]);
   clock.ms += 3_600_001;
@@ -95,4 +111,74 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   expect((await registry.list(100, null)).merchants.map((m) => m.id)).toEqual(staying.map((m) => m.id).sort());
   expect(await registry.count()).toBe(29);
   for (const m of staying.slice(0, 3)) expect((await registry.secrets(m.id))?.apiKey).toMatch(/^sk_test_cluster_/);
+  // The other merchant's idempotency key, batch and counter stay.
+  const kept = await keysOn((await cluster.shardOf(redis.tagged(`m:${staying[0]!.id}`, 'x'))).primary.port, `*${staying[0]!.id}*`);
+  expect(kept.filter((key) => /:idem:|payout-batches|ratelimit|extids/.test(key)).length).toBeGreaterThanOrEqual(6);
 }, 120_000);
+
+/** A claimed and a completed idempotency key, a payout-batch document and lease, and rate-limit counters of a merchant. */
+async function writeAsPlatformMode(merchantId: string): Promise<void> {
+  const tag = merchantTag(merchantId);
+  const idempotency: IdempotencyStore = redisIdempotencyStore(redis, {
+    epoch: redisEpoch(redis),
+    merchantKeys: (id) => ({
+      key: (name) => redis.tagged(merchantTag(id), 'idem', name),
+      index: merchantExpiringIndex(redis, id),
+      epoch: redis.tagged(merchantTag(id), 'epoch'),
+      owned: merchantKeyIndex(redis, id),
+    }),
+  });
+  const own = idempotency.forMerchant!(merchantId);
+  expect((await own.claim('k1', 'fp', {})).kind).toBe('claimed');
+  await own.complete('k1', 'fp', { reference: 'ch_1' });
+  expect((await own.claim('k2', 'fp', {})).kind).toBe('claimed');
+  // The same key again is the first one's (a replay), read in the merchant's slot.
+  expect(await own.claim('k1', 'fp', {})).toMatchObject({ kind: 'replay' });
+  const docs = redisDocStore(redis, undefined, {
+    key: (name) => redis.tagged(tag, 'payout-batches', name),
+    index: merchantExpiringIndex(redis, merchantId),
+  });
+  expect(await docs.put('batch:pb_1', { id: 'pb_1' }, 0)).toBe(true);
+  expect(await docs.acquireLease('batch:pb_1', 'runner', 60_000)).toBe(true);
+  const merchantBudget = redisRateLimiter(redis, 'merchant', { points: 100, windowMs: 60_000 }, silentLogger);
+  expect(await merchantBudget.consume(merchantLimitKey(merchantId))).toEqual({ allowed: true });
+  const callers = redisRateLimiter(redis, 'staff-general', { points: 100, windowMs: 60_000 }, silentLogger);
+  const staff = { kind: 'staff', subject: 'awa', scopes: [], merchantId } as unknown as Parameters<typeof rateLimitKey>[0];
+  expect(await callers.consume(rateLimitKey(staff, null))).toEqual({ allowed: true });
+  const extIds = redisExtIdIndex(redis, {
+    account: 'cluster',
+    retentionMs: 3_600_000,
+    merchants: (id) => ({ prefix: redis.tagged(merchantTag(id), 'extids'), index: merchantExpiringIndex(redis, id) }),
+  });
+  await extIds.forMerchant!(merchantId).record([
+    { extId: 'order-1', reference: 'ch_1' },
+    { extId: 'order-2', reference: 'ch_2' },
+  ]);
+  expect(await extIds.forMerchant!(merchantId).references('order-1')).toEqual(['ch_1']);
+}
+
+it('tells an orphaned claim of a merchant from a held one on a Cluster, its holder’s presence being in another slot', async () => {
+  const merchantId = 'mer_orphan0000000000000';
+  const presenceKey = redis.key('replicas');
+  const storeOf = (holder: string) =>
+    redisIdempotencyStore(redis, {
+      epoch: redisEpoch(redis),
+      presence: { id: holder, key: presenceKey },
+      callMs: 1,
+      merchantKeys: (id) => ({
+        key: (name) => redis.tagged(merchantTag(id), 'idem', name),
+        index: merchantExpiringIndex(redis, id),
+        epoch: redis.tagged(merchantTag(id), 'epoch'),
+        owned: merchantKeyIndex(redis, id),
+      }),
+    }).forMerchant!(merchantId);
+  // One holder is present (its presence renewed far ahead), the other never was.
+  await redis.commands.hset(presenceKey, 'alive', String(Date.now() + 600_000));
+  expect((await storeOf('alive').claim('held', 'fp', {})).kind).toBe('claimed');
+  expect((await storeOf('gone').claim('orphan', 'fp', {})).kind).toBe('claimed');
+  // Past both claims' deadlines (call 1 ms + the 1 s margin).
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  const retry = storeOf('other');
+  expect(await retry.claim('held', 'fp', {})).toMatchObject({ kind: 'in_progress' });
+  expect(await retry.claim('orphan', 'fp', {})).toMatchObject({ kind: 'unknown' });
+}, 30_000);

@@ -33,6 +33,8 @@ interface Resources {
   checkout: string;
   transfer: string;
   settlement: string;
+  /** A draft payout batch, made under the idempotency key k1 (as the other merchant's). */
+  batch: string;
 }
 
 /** What a row's variables point at: the other merchant's resources, or ones that do not exist. */
@@ -46,6 +48,7 @@ const UNKNOWN: Target = {
   checkout: 'chk_00000000000000000000000000000000',
   transfer: 'tr_000000000000000000000000',
   settlement: '00000000-0000-4000-8000-000000000000',
+  batch: 'pb_000000000000000000000000',
 };
 
 /** A row: its document, its variables from a target, and what platform mode does with the field. */
@@ -66,7 +69,12 @@ const ROWS: Record<string, Row> = {
     query: 'query($r: String!) { charge(reference: $r) { reference extId } }',
     variables: (t) => ({ r: t.charge }),
   },
-  'Query.charges': { kind: 'merchant', query: '{ charges(first: 100) { edges { node { reference extId } } } }' },
+  'Query.charges': {
+    kind: 'merchant',
+    // The list, and the search by the ext_id both merchants used (each merchant's own index answers it).
+    query: `{ charges(first: 100) { edges { node { reference extId } } }
+      byExtId: charges(first: 100, filter: { extId: "order-1" }) { edges { node { reference extId } } } }`,
+  },
   'Query.checkout': {
     kind: 'merchant',
     query: 'query($r: String!) { checkout(reference: $r) { id amount } }',
@@ -93,8 +101,12 @@ const ROWS: Record<string, Row> = {
   'Query.transfers': { kind: 'merchant', query: '{ transfers(first: 100) { edges { node { reference extId } } } }' },
   'Query.merchants': { kind: 'operator', query: '{ merchants(first: 100) { edges { node { merchantId } } } }' },
   'Query.events': { kind: 'merchant', query: '{ events(first: 100) { edges { node { id kind payload } } } }' },
-  'Query.payoutBatch': { kind: 'not_yet', query: '{ payoutBatch(id: "pb_000000000000000000000000") { id } }' },
-  'Query.payoutBatches': { kind: 'not_yet', query: '{ payoutBatches(first: 10) { totalCount } }' },
+  'Query.payoutBatch': {
+    kind: 'merchant',
+    query: 'query($id: ID!) { payoutBatch(id: $id) { id batchId label } }',
+    variables: (t) => ({ id: t.batch }),
+  },
+  'Query.payoutBatches': { kind: 'merchant', query: '{ payoutBatches(first: 50) { totalCount edges { node { batchId } } } }' },
   'Query.webhookDeliveries': { kind: 'not_yet', query: '{ webhookDeliveries(endpointId: "we_x", first: 1) { totalCount } }' },
   'Query.webhookEndpoints': { kind: 'not_yet', query: '{ webhookEndpoints { totalCount } }' },
   'Query.webhookEventKinds': { kind: 'not_yet', query: '{ webhookEventKinds }' },
@@ -166,16 +178,31 @@ const ROWS: Record<string, Row> = {
     variables: (t) => ({ i: { merchantId: t.merchantId } }),
   },
   'Mutation.createPayoutBatch': {
-    kind: 'not_yet',
-    query: `mutation { createPayoutBatch(input: { idempotencyKey: "k1", label: "payroll" }) { __typename } }`,
+    kind: 'merchant',
+    creates: true,
+    query: `mutation($i: CreatePayoutBatchInput!) { createPayoutBatch(input: $i) { __typename ... on CreatePayoutBatchPayload { batch { batchId } } ... on PaymentError { code } } }`,
+    variables: () => ({ i: { idempotencyKey: 'k1', label: 'payroll' } }),
   },
   'Mutation.addPayoutBatchItems': {
-    kind: 'not_yet',
-    query: `mutation { addPayoutBatchItems(input: { batchId: "pb_x", page: 1, items: [] }) { __typename } }`,
+    kind: 'merchant',
+    query: `mutation($i: AddPayoutBatchItemsInput!) { addPayoutBatchItems(input: $i) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ i: { batchId: t.batch, page: 2, items: [{ amount: 1000, recipientPhone: '76000001' }] } }),
   },
-  'Mutation.startPayoutBatch': { kind: 'not_yet', query: `mutation { startPayoutBatch(input: { batchId: "pb_x" }) { __typename } }` },
-  'Mutation.approvePayoutBatch': { kind: 'not_yet', query: `mutation { approvePayoutBatch(input: { batchId: "pb_x" }) { __typename } }` },
-  'Mutation.cancelPayoutBatch': { kind: 'not_yet', query: `mutation { cancelPayoutBatch(input: { batchId: "pb_x" }) { __typename } }` },
+  'Mutation.startPayoutBatch': {
+    kind: 'merchant',
+    query: `mutation($i: StartPayoutBatchInput!) { startPayoutBatch(input: $i) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ i: { batchId: t.batch } }),
+  },
+  'Mutation.approvePayoutBatch': {
+    kind: 'merchant',
+    query: `mutation($i: ApprovePayoutBatchInput!) { approvePayoutBatch(input: $i) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ i: { batchId: t.batch } }),
+  },
+  'Mutation.cancelPayoutBatch': {
+    kind: 'merchant',
+    query: `mutation($i: CancelPayoutBatchInput!) { cancelPayoutBatch(input: $i) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ i: { batchId: t.batch } }),
+  },
   'Mutation.createWebhookEndpoint': {
     kind: 'not_yet',
     query: `mutation { createWebhookEndpoint(input: { url: "https://shop.example/h", idempotencyKey: "k1" }) { __typename } }`,
@@ -217,7 +244,11 @@ const ROWS: Record<string, Row> = {
     query: 'subscription($after: ID) { paymentEvents(after: $after) { id kind payload } }',
     variables: () => ({ after: marker }),
   },
-  'Subscription.payoutBatchUpdated': { kind: 'not_yet', query: 'subscription { payoutBatchUpdated(id: "pb_x") { id } }' },
+  'Subscription.payoutBatchUpdated': {
+    kind: 'merchant',
+    query: 'subscription($id: ID!) { payoutBatchUpdated(id: $id) { id batchId } }',
+    variables: (t) => ({ id: t.batch }),
+  },
   'Subscription.settlementUpdated': {
     kind: 'not_yet',
     query: 'subscription($r: String!) { settlementUpdated(reference: $r) { reference } }',
@@ -261,8 +292,11 @@ async function merchantWithResources(name: string): Promise<Resources> {
   const checkout = (await run('Mutation.initializeCheckout')).initializeCheckout.reference as string;
   const transfer = (await run('Mutation.createTransfer')).createTransfer.transfer.reference as string;
   const settlement = (await run('Mutation.createSettlement')).createSettlement.settlement.reference as string;
+  const batch = (await run('Mutation.createPayoutBatch')).createPayoutBatch.batch.batchId as string;
+  const items = ROWS['Mutation.addPayoutBatchItems']!;
+  await operatorCall(items.query, { i: { batchId: batch, page: 1, items: [{ amount: 1000, recipientPhone: '76000001' }] } }, as);
   const chargeId = Buffer.from(`Charge:${charge}`).toString('base64url');
-  return { merchantId, merchantGlobalId, apiKey, charge, chargeId, checkout, transfer, settlement };
+  return { merchantId, merchantGlobalId, apiKey, charge, chargeId, checkout, transfer, settlement, batch };
 }
 
 /** An event of a merchant's webhook route (null: one no merchant's route received), about its charge. */
@@ -354,7 +388,7 @@ async function send(row: Row, variables: Record<string, unknown>, headers: Recor
 const shape = (res: GraphQLResponse<unknown>) => res.raw.replace(/"requestId":"[^"]+"/g, '');
 
 /** Every reference and id of a merchant that must never reach another merchant's caller. */
-const marks = (r: Resources) => [r.merchantId, r.merchantGlobalId, r.charge, r.chargeId, r.checkout, r.transfer, r.settlement];
+const marks = (r: Resources) => [r.merchantId, r.merchantGlobalId, r.charge, r.chargeId, r.checkout, r.transfer, r.settlement, r.batch];
 
 /** Whether the sandbox account of an API key holds a charge, transfer or settlement (asked over HTTP). */
 async function holds(apiKey: string, path: string): Promise<boolean> {
@@ -398,6 +432,15 @@ describe('no crossing between merchants, generated from the schema', () => {
     }
     expect(crossings).toEqual([]);
   }, 120_000);
+
+  it('finds by the same ext_id each merchant’s own charge only', async () => {
+    const search = parse('{ charges(first: 10, filter: { extId: "order-1" }) { edges { node { reference } } } }') as Doc;
+    for (const token of [tokens[0]!, tokens[3]!]) {
+      const found = await fetchGraphQL(stack.gateway, search, {}, { authorization: token.authorization, ...token.headers });
+      const references = (found.data!.charges.edges as Array<{ node: { reference: string } }>).map((e) => e.node.reference);
+      expect(references, token.label).toEqual([token.own().charge]);
+    }
+  });
 
   it('left the two accounts as they were: each one’s resources are its own', async () => {
     for (const [own, other] of [
