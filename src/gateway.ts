@@ -66,6 +66,7 @@ import {
   createMerchantRegistry,
   memoryMerchantStore,
   merchantDirectory,
+  merchantTag,
   merchantStateFile,
   redisMerchantStore,
   sandboxKeyEncryptionKey,
@@ -328,6 +329,7 @@ function buildOutboundWebhooks(
   redis: GatewayRedis | null,
   bus: EventBus,
   observability: Observability,
+  platform: PlatformServices | null,
 ): OutboundWebhooks {
   const file =
     !redis && config.mode === 'sandbox' && options.outboundWebhooksFile ? fileOutboundPersistence(options.outboundWebhooksFile) : null;
@@ -340,6 +342,14 @@ function buildOutboundWebhooks(
     registry: observability.metrics.registry,
     persistence: file ?? undefined,
     retentionMs: config.events.retentionMs,
+    // Platform mode: each merchant's endpoints under its tag and in its key index, their secrets sealed.
+    platform: platform && {
+      keys: platform.registry.keys,
+      tag: merchantTag,
+      ownKeys: async (merchantId, keys) => {
+        for (const key of keys) await platform.registry.store.ownKey(merchantId, key);
+      },
+    },
     ...options.outboundWebhooks,
   });
   if (!redis && config.mode === 'live')
@@ -668,8 +678,8 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
-    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
     const platform = buildPlatform(startup, { redis, service, bus, observability });
+    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability, platform);
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
       ? buildMerchantWebhookRoutes(startup, platform, bus, observability)

@@ -7,7 +7,7 @@
 import type { EventLog } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
-import { logSeqOf, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { logSeqOf, merchantOfEndpoint, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { RECENT_DELIVERIES_KEPT, type OutboundStore } from './store.js';
 
 /** What the memory store keeps across restarts. */
@@ -61,7 +61,8 @@ type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'upd
 function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<OutboundStore, EndpointMethods> {
   return {
     async createEndpoint(endpoint, max) {
-      if (slots.size >= max) return false;
+      const merchant = merchantOfEndpoint(endpoint.id);
+      if ([...slots.keys()].filter((id) => merchantOfEndpoint(id) === merchant).length >= max) return false;
       slots.set(endpoint.id, {
         endpoint: { ...endpoint },
         cursor: await log.lastId(),
@@ -74,8 +75,9 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
       save();
       return true;
     },
-    async listEndpoints() {
-      return [...slots.values()].map((s) => ({ ...s.endpoint }));
+    async listEndpoints(merchantId) {
+      const listed = [...slots.values()].filter((s) => !merchantId || merchantOfEndpoint(s.endpoint.id) === merchantId);
+      return listed.map((s) => ({ ...s.endpoint }));
     },
     async getEndpoint(id) {
       const s = slot(id);

@@ -51,10 +51,10 @@ interface SettleResult {
  */
 export interface OutboundStore {
   readonly mode: 'memory' | 'redis';
-  /** False when `max` endpoints exist already. The endpoint's place in the log is the log's end. */
+  /** False when `max` endpoints (of its merchant, in platform mode) exist already. Its place in the log is the log's end. */
   createEndpoint(endpoint: StoredEndpoint, max: number): Promise<boolean>;
-  /** Oldest first. */
-  listEndpoints(): Promise<StoredEndpoint[]>;
+  /** Oldest first: of one merchant (platform mode), or every one (single mode; the worker). */
+  listEndpoints(merchantId?: string | null): Promise<StoredEndpoint[]>;
   getEndpoint(id: string): Promise<StoredEndpoint | null>;
   /** Null when there is no such endpoint. */
   updateEndpoint(id: string, patch: EndpointPatch): Promise<StoredEndpoint | null>;

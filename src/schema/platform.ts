@@ -23,8 +23,8 @@ export const OPERATOR_FIELDS: ReadonlySet<string> = new Set([
 
 /**
  * The root fields platform mode serves for one merchant, each through that merchant's own upstream client,
- * idempotency keys and audit lines. Everything else (event history and subscriptions, payout batches, webhook
- * endpoints) keeps state that is not yet kept apart per merchant, and is refused in platform mode.
+ * idempotency keys and audit lines. Everything else (payout batches, following one resource) keeps state
+ * that is not yet kept apart per merchant, and is refused in platform mode.
  */
 export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
   'balance',
@@ -47,6 +47,17 @@ export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
   'createBulkTransfer',
   'createSettlement',
   'cancelSettlement',
+  // Webhooks to the merchant's servers: its own endpoints, deliveries and secrets (src/outbound-webhooks/).
+  'webhookEndpoints',
+  'webhookDeliveries',
+  'webhookEventKinds',
+  'createWebhookEndpoint',
+  'updateWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookEndpointSecret',
+  'sendTestWebhook',
+  'redeliverWebhook',
+  'replayWebhookEvents',
 ]);
 
 /** What platform mode says of a root field for this request: open to the scope rule, or refused and why. */
