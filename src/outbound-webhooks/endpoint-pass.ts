@@ -41,20 +41,23 @@ export async function passOver(ctx: PassContext, endpoint: StoredEndpoint, sched
   const merchant = ctx.slots ? merchantOfEndpoint(endpoint.id) : null;
   if (!ctx.slots || merchant === null) return passWithin(ctx, endpoint, schedule, full, ctx.maxInFlight - schedule.inFlight);
   const slots = ctx.slots;
-  const granted = slots.take(merchant, endpoint.id, ctx.maxInFlight - schedule.inFlight);
-  let started = 0;
-  const counted: PassContext = {
-    ...ctx,
-    begin: (e, record, ackSeq) => {
-      started += 1;
-      ctx.begin(e, record, ackSeq);
-    },
-  };
-  try {
-    await passWithin(counted, endpoint, schedule, full, granted);
-  } finally {
-    slots.release(merchant, granted - started);
-  }
+  // One pass of a merchant at a time: each sees the slots the one before it left.
+  return slots.turn(merchant, async () => {
+    const granted = slots.take(merchant, endpoint.id, ctx.maxInFlight - schedule.inFlight);
+    let started = 0;
+    const counted: PassContext = {
+      ...ctx,
+      begin: (e, record, ackSeq) => {
+        started += 1;
+        ctx.begin(e, record, ackSeq);
+      },
+    };
+    try {
+      await passWithin(counted, endpoint, schedule, full, granted);
+    } finally {
+      slots.giveBack(merchant, granted - started);
+    }
+  });
 }
 
 async function passWithin(ctx: PassContext, endpoint: StoredEndpoint, schedule: EndpointSchedule, full: boolean, slots: number) {
