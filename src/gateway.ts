@@ -31,6 +31,7 @@ import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js'
 import { createHealthProbe } from './health/health.js';
 import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
+import type { LoggedPaymentEvent } from './events/payment-event.js';
 import { createPayoutBatches, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
 import { startReplicaPresence, type ReplicaPresence } from './redis/replica-presence.js';
@@ -467,14 +468,24 @@ function buildPlatform(
 
 /**
  * Platform mode's webhook routes, `<WEBHOOK_PATH>/<route id>`: each verified with its merchant's own secret, its
- * events logged with the merchant's id (live subscriptions are not served per merchant yet: no live refresh).
+ * events logged with the merchant's id, and its resource refreshed for the merchant's followers with its own client.
  */
 function buildMerchantWebhookRoutes(
   { config, log }: Startup,
   platform: PlatformServices,
   bus: EventBus,
-  observability: Observability,
+  parts: { observability: Observability; live: LiveUpdates },
 ): GatewayServerOptions['webhook'] {
+  const { observability, live } = parts;
+  // The fast path of a follower's update; should it fail, followers fetch it themselves after the event.
+  const refresh = (event: LoggedPaymentEvent) => {
+    const merchantId = event.merchantId;
+    if (!merchantId) return;
+    void platform
+      .merchant(merchantId)
+      .then(async (merchant) => merchant && live.forMerchant(merchantId, await platform.upstreamFor(merchant)).onWebhook(event))
+      .catch((error: unknown) => log.warn('could not refresh resource after webhook', { merchantId, error }));
+  };
   return {
     path: config.webhook.path,
     prefix: true,
@@ -483,7 +494,7 @@ function buildMerchantWebhookRoutes(
       scheme: config.webhook.scheme,
       log,
       observe: observability.observeWebhook,
-      accept: acceptIntoLog(bus),
+      accept: acceptIntoLog(bus, refresh),
       resolve: async (routeId) => {
         const merchant = await platform.registry.byRoute(routeId);
         if (!merchant || merchant.status === 'OFFBOARDED') return null;
@@ -682,7 +693,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability, platform);
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
-      ? buildMerchantWebhookRoutes(startup, platform, bus, observability)
+      ? buildMerchantWebhookRoutes(startup, platform, bus, { observability, live })
       : buildWebhookRoute(startup, bus, { live, extIds, observability });
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 

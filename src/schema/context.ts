@@ -91,6 +91,8 @@ export function createContext(services: GatewayServices, caller: Partial<Caller>
   const { limits, upstream } = operationLimits(services.limitServices ?? UNLIMITED, base, { principal, clientIp });
   return {
     ...services,
+    // Platform mode: the merchant's own subscription sources, calling the service with its own client.
+    live: merchant ? services.live.forMerchant(merchant.id, merchant.upstream) : services.live,
     upstream,
     principal,
     clientIp,

@@ -23,7 +23,7 @@ export const OPERATOR_FIELDS: ReadonlySet<string> = new Set([
 
 /**
  * The root fields platform mode serves for one merchant, each through that merchant's own upstream client,
- * idempotency keys and audit lines. Everything else (payout batches, following one resource) keeps state
+ * idempotency keys and audit lines. Everything else (payout batches) keeps state
  * that is not yet kept apart per merchant, and is refused in platform mode.
  */
 export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
@@ -47,6 +47,11 @@ export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
   'createBulkTransfer',
   'createSettlement',
   'cancelSettlement',
+  // Following one resource: the merchant's own pollers and client (src/live/).
+  'chargeUpdated',
+  'checkoutUpdated',
+  'transferUpdated',
+  'settlementUpdated',
   // Webhooks to the merchant's servers: its own endpoints, deliveries and secrets (src/outbound-webhooks/).
   'webhookEndpoints',
   'webhookDeliveries',

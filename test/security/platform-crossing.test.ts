@@ -221,12 +221,12 @@ const ROWS: Record<string, Row> = {
     variables: (t) => ({ e: t.endpoint }),
   },
   'Subscription.chargeUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { chargeUpdated(reference: $r) { reference } }',
     variables: (t) => ({ r: t.charge }),
   },
   'Subscription.checkoutUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { checkoutUpdated(reference: $r) { id } }',
     variables: (t) => ({ r: t.checkout }),
   },
@@ -238,12 +238,12 @@ const ROWS: Record<string, Row> = {
   },
   'Subscription.payoutBatchUpdated': { kind: 'not_yet', query: 'subscription { payoutBatchUpdated(id: "pb_x") { id } }' },
   'Subscription.settlementUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { settlementUpdated(reference: $r) { reference } }',
     variables: (t) => ({ r: t.settlement }),
   },
   'Subscription.transferUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { transferUpdated(reference: $r) { reference } }',
     variables: (t) => ({ r: t.transfer }),
   },
