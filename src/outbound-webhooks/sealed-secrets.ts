@@ -11,7 +11,7 @@ export interface SecretSeal {
   /** The secret sealed for the merchant: an object that JSON keeps. */
   seal(merchantId: string, secret: string): object;
   /** The secret; throws when it was sealed for another merchant, altered, or under an unknown key. */
-  open(merchantId: string, sealed: never): string;
+  open(merchantId: string, sealed: object): string;
 }
 
 const PREFIX = 'sealed:';
@@ -27,7 +27,7 @@ export function sealText(keys: SecretSeal, merchantId: string, secret: string): 
 export function openText(keys: SecretSeal, merchantId: string, text: string): string | null {
   if (!text.startsWith(PREFIX)) return null;
   try {
-    return keys.open(merchantId, JSON.parse(Buffer.from(text.slice(PREFIX.length), 'base64').toString('utf8')) as never);
+    return keys.open(merchantId, JSON.parse(Buffer.from(text.slice(PREFIX.length), 'base64').toString('utf8')) as object);
   } catch {
     return null;
   }

@@ -215,7 +215,6 @@ describe('the merchant of a request', () => {
   it('refuses the fields platform mode does not keep apart per merchant yet', async () => {
     for (const query of [
       '{ payoutBatches(first: 1) { totalCount } }',
-      '{ webhookEndpoints { totalCount } }',
       // The ext_id index is the single merchant's: searching it here would read another merchant's entries.
       '{ charges(first: 5, filter: { extId: "order-1" }) { totalCount } }',
     ]) {
