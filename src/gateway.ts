@@ -691,6 +691,12 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability });
     const platform = buildPlatform(startup, { redis, service, bus, observability });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability, platform);
+    // After a rotation of the key-encryption key, the endpoints' signing secrets are re-wrapped as the merchants' are.
+    if (platform && config.merchants.previousKek)
+      void outboundWebhooks.rewrapSecrets().then(
+        (rewrapped) => log.info('webhook endpoints: re-wrapped under the current key', { rewrapped }),
+        (error: unknown) => log.warn('webhook endpoints: re-wrap failed', { error }),
+      );
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
       ? buildMerchantWebhookRoutes(startup, platform, bus, { observability, live })

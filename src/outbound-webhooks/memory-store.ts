@@ -56,7 +56,8 @@ interface MemoryContext {
   slot(id: string): EndpointSlot | null;
 }
 
-type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce';
+type EndpointMethods =
+  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce' | 'replaceSecrets';
 
 function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<OutboundStore, EndpointMethods> {
   return {
@@ -96,6 +97,13 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
       const removed = slots.delete(id);
       save();
       return removed;
+    },
+    async replaceSecrets(id, expected, next) {
+      const found = slot(id);
+      if (!found || JSON.stringify(found.endpoint.secrets) !== JSON.stringify(expected)) return false;
+      found.endpoint = { ...found.endpoint, secrets: { ...next } };
+      save();
+      return true;
     },
     async disableOnce(id, reason) {
       const s = slot(id);

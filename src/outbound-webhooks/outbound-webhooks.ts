@@ -32,7 +32,7 @@ import { redisOutboundStore } from './redis-store.js';
 import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
 import type { OutboundStore } from './store.js';
 import { urlProblem, type TargetPolicy } from './target-policy.js';
-import { openText, sealText, sealedSecretsStore, type SecretSeal } from './sealed-secrets.js';
+import { openText, rewrapEndpointSecrets, sealText, sealedSecretsStore, type SecretSeal } from './sealed-secrets.js';
 import { DeliveryWorker } from './worker.js';
 import { encodeGlobalId } from '../relay/global-id.js';
 
@@ -116,6 +116,11 @@ export interface OutboundWebhooks {
    * is kept for its idempotency key: Redis holds no secret in clear), opened here as the answer is written out.
    */
   revealSecret(answered: string): string;
+  /**
+   * Platform mode, after a rotation of the key-encryption key: re-wraps every endpoint secret still under the
+   * previous key (compare-and-set per endpoint); resolves with how many endpoints changed.
+   */
+  rewrapSecrets(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -128,7 +133,7 @@ function checkedKinds(kinds: string[] | null | undefined): string[] {
   return distinct;
 }
 
-function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
+function buildStore(options: OutboundWebhooksOptions): { store: OutboundStore | null; rewrap: () => Promise<number> } {
   const platform = options.platform ?? null;
   const merchantKeys = platform
     ? { tag: platform.tag, own: (merchantId: string, keys: string[]) => platform.ownKeys(merchantId, keys) }
@@ -138,7 +143,8 @@ function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
     : options.mode === 'sandbox'
       ? memoryOutboundStore(options.bus.log, options.persistence)
       : null;
-  return store && platform ? sealedSecretsStore(store, platform.keys) : store;
+  if (!store || !platform) return { store, rewrap: async () => 0 };
+  return { store: sealedSecretsStore(store, platform.keys), rewrap: () => rewrapEndpointSecrets(store, platform.keys) };
 }
 
 /**
@@ -148,7 +154,7 @@ function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
 export function createOutboundWebhooks(options: OutboundWebhooksOptions): OutboundWebhooks {
   const { settings, log } = options;
   const now = options.now ?? Date.now;
-  const store = buildStore(options);
+  const { store, rewrap } = buildStore(options);
   const policy: TargetPolicy = {
     allowPrivateTargets: settings.allowPrivateTargets,
     allowHttp: options.mode === 'sandbox' || settings.allowPrivateTargets,
@@ -181,6 +187,7 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
     options,
     merchantId: null,
     store,
+    rewrap,
     worker,
     policy,
     now,
@@ -217,6 +224,8 @@ interface ServiceParts {
   options: OutboundWebhooksOptions;
   /** The merchant the operations serve (platform mode); null: single mode's only one. */
   merchantId: string | null;
+  /** Re-wraps every endpoint secret under the current key-encryption key (platform mode). */
+  rewrap: () => Promise<number>;
   store: OutboundStore | null;
   worker: DeliveryWorker | null;
   policy: TargetPolicy;
@@ -248,6 +257,7 @@ function endpointsService(parts: ServiceParts): OutboundWebhooks {
       if (secret === null) throw refuse({ kind: 'needs_redis' });
       return secret;
     },
+    rewrapSecrets: () => parts.rewrap(),
     close: parts.close,
   };
 }
@@ -362,7 +372,7 @@ function manageEndpoints(
 function deliveryOperations(
   parts: ServiceParts,
   { need, view, found, queue, owns }: ServiceTools,
-): Omit<OutboundWebhooks, EndpointOperations | 'available' | 'close' | 'forMerchant' | 'revealSecret'> {
+): Omit<OutboundWebhooks, EndpointOperations | 'available' | 'close' | 'forMerchant' | 'revealSecret' | 'rewrapSecrets'> {
   const { options, worker, now } = parts;
   return {
     async deliveries(endpointId) {

@@ -49,6 +49,11 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1`;
 
+const REPLACE_SECRETS = `
+if redis.call('HGET', KEYS[1], 'secrets') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'secrets', ARGV[2])
+return 1`;
+
 const DISABLE = `
 if redis.call('HGET', KEYS[1], 'enabled') ~= '1' then return 0 end
 redis.call('HSET', KEYS[1], 'enabled', '0', 'disabledReason', ARGV[1])
@@ -371,7 +376,8 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
     });
 }
 
-type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce';
+type EndpointMethods =
+  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce' | 'replaceSecrets';
 
 function redisEndpoints({ redis, logKey, c, k, group }: RedisContext): Pick<OutboundStore, EndpointMethods> {
   const read = async (ids: string[]) =>
@@ -423,6 +429,10 @@ function redisEndpoints({ redis, logKey, c, k, group }: RedisContext): Pick<Outb
     },
     async disableOnce(id, reason) {
       return Number(await redis.durable((p) => p.eval(DISABLE, 1, k.endpoint(id), reason))) === 1;
+    },
+    async replaceSecrets(id, expected, next) {
+      const args = [JSON.stringify(expected), JSON.stringify(next)];
+      return Number(await redis.durable((p) => p.eval(REPLACE_SECRETS, 1, k.endpoint(id), ...args))) === 1;
     },
   };
 }

@@ -12,6 +12,10 @@ export interface SecretSeal {
   seal(merchantId: string, secret: string): object;
   /** The secret; throws when it was sealed for another merchant, altered, or under an unknown key. */
   open(merchantId: string, sealed: object): string;
+  /** The version of the current key-encryption key (what `seal` and `rewrap` write). */
+  readonly currentVersion: string;
+  /** The same secret with its data key wrapped by the current key-encryption key. */
+  rewrap(merchantId: string, sealed: object): object;
 }
 
 const PREFIX = 'sealed:';
@@ -31,6 +35,38 @@ export function openText(keys: SecretSeal, merchantId: string, text: string): st
   } catch {
     return null;
   }
+}
+
+/** The sealed form of `text` re-wrapped under the current key, or null when it already is (or does not open). */
+function rewrapText(keys: SecretSeal, merchantId: string, text: string): string | null {
+  if (!text.startsWith(PREFIX)) return null;
+  try {
+    const sealed = JSON.parse(Buffer.from(text.slice(PREFIX.length), 'base64').toString('utf8')) as { kek?: string };
+    if (sealed.kek === keys.currentVersion) return null;
+    return PREFIX + Buffer.from(JSON.stringify(keys.rewrap(merchantId, sealed)), 'utf8').toString('base64');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * After a rotation of the key-encryption key: every endpoint secret still under a previous key re-wrapped under the
+ * current one, each a compare-and-set (a rotation of the endpoint's secret meanwhile is never undone). `inner` is the
+ * store below the sealing (its secrets as stored). Returns how many endpoints changed.
+ */
+export async function rewrapEndpointSecrets(inner: OutboundStore, keys: SecretSeal): Promise<number> {
+  let changed = 0;
+  for (const endpoint of await inner.listEndpoints()) {
+    const merchant = merchantOfEndpoint(endpoint.id);
+    if (!merchant) continue;
+    const { current, previous } = endpoint.secrets;
+    const current2 = rewrapText(keys, merchant, current);
+    const previous2 = previous === null ? null : rewrapText(keys, merchant, previous);
+    if (current2 === null && previous2 === null) continue;
+    const next = { ...endpoint.secrets, current: current2 ?? current, previous: previous2 ?? previous };
+    if (await inner.replaceSecrets(endpoint.id, endpoint.secrets, next)) changed += 1;
+  }
+  return changed;
 }
 
 /** The store, with the secrets of merchants' endpoints sealed in it. */

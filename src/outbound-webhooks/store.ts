@@ -59,6 +59,11 @@ export interface OutboundStore {
   /** Null when there is no such endpoint. */
   updateEndpoint(id: string, patch: EndpointPatch): Promise<StoredEndpoint | null>;
   deleteEndpoint(id: string): Promise<boolean>;
+  /**
+   * Replaces the endpoint's secrets only if they are still `expected` (compare-and-set: a re-wrap never undoes a
+   * rotation made meanwhile); false when they changed or the endpoint is gone.
+   */
+  replaceSecrets(id: string, expected: StoredEndpoint['secrets'], next: StoredEndpoint['secrets']): Promise<boolean>;
   /** Disables an enabled endpoint; false when it was not enabled (another replica did it first). */
   disableOnce(id: string, reason: string): Promise<boolean>;
 

@@ -4,13 +4,14 @@
 // sealed secret copied into another merchant's endpoint does not open), and an offboarded merchant's purge removes
 // every key of its endpoints, found in its key index. In process: GraphQL through yoga.fetch; the receivers are
 // real HTTP servers.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import { createKeyRing, keyVersion, type SealedSecret } from '../../src/merchants/index.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { testKey, type TestStack } from '../helpers/gateway.js';
@@ -22,6 +23,9 @@ import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
 type Doc = TypedDocumentNode<any, Record<string, unknown>>;
 
 const namespace = uniqueNamespace('outbound-platform');
+/** The key-encryption key of the suite's gateway, and the one a rotation moves to. */
+const oldKek = randomBytes(32);
+const newKek = randomBytes(32);
 let stack: TestStack;
 let redis: Redis;
 const receivers: Receiver[] = [];
@@ -107,7 +111,7 @@ async function dump(): Promise<Map<string, string>> {
 beforeAll(async () => {
   stack = await startPlatformStack(namespace, {
     inProcess: true,
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MERCHANT_OFFBOARD_GRACE: '1s' },
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MERCHANT_OFFBOARD_GRACE: '1s', MERCHANT_KEYS_KEK: oldKek.toString('base64') },
     outboundWebhooks: { pollMs: 50 },
   });
   redis = new Redis(REDIS_URL);
@@ -222,5 +226,29 @@ describe('webhook endpoints per merchant in platform mode', () => {
     // B is served as before.
     await logOnce(stack.gateway.bus, event(b.id, 1_000));
     await waitFor(() => b.receiver.delivered().some((d) => d.data['n'] === 1_000), 'B’s delivery after A’s purge', 10_000, 20);
+  });
+
+  it('re-wraps every endpoint secret under the new key-encryption key when a replica starts after a rotation (the last test: the suite’s gateway has the old key only)', async () => {
+    const keyOf = (m: Merchant) => `${namespace}:{m:${m.id}}:webhooks:ep:${m.rawEndpointId}`;
+    const sealedOf = async (m: Merchant) => {
+      const { current } = JSON.parse((await redis.hget(keyOf(m), 'secrets'))!) as { current: string };
+      return JSON.parse(Buffer.from(current.slice('sealed:'.length), 'base64').toString('utf8')) as SealedSecret;
+    };
+    expect((await sealedOf(b)).kek).toBe(keyVersion(oldKek));
+    // A replica restarted with the new key, the old one still accepted.
+    const rotated = await startPlatformStack(namespace, {
+      inProcess: true,
+      env: { MERCHANT_KEYS_KEK: newKek.toString('base64'), MERCHANT_KEYS_KEK_PREVIOUS: oldKek.toString('base64') },
+    });
+    try {
+      await waitFor(async () => (await sealedOf(b)).kek === keyVersion(newKek), 're-wrapped', 10_000, 50);
+    } finally {
+      await rotated.close();
+    }
+    // Without the old key, each secret still opens, for its own merchant only.
+    const ring = createKeyRing(newKek);
+    const sealed = await sealedOf(b);
+    expect(ring.open(b.id, sealed)).toBe(b.secret);
+    expect(() => ring.open(a.id, sealed)).toThrow();
   });
 });
