@@ -192,6 +192,8 @@ const envSchema = z.object({
   /** Default: true in sandbox mode, false in live mode. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.optional(),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.max(1_000).default(10),
+  WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: positiveInt.max(10_000).default(20),
+  WEBHOOK_MAX_IN_FLIGHT: positiveInt.max(100_000).default(200),
   WEBHOOK_RETRY_SET_MAX: positiveInt.max(1_000_000).default(1_000),
   /** The back office at /console (docs/back-office.md). Default: on in sandbox mode, off in live mode. */
   CONSOLE: booleanFlag.optional(),
@@ -312,6 +314,8 @@ export interface OutboundWebhookConfig {
   maxInFlightPerEndpoint: number;
   /** WEBHOOK_RETRY_SET_MAX: deliveries one endpoint may have waiting for a retry before it stops taking new events. */
   retrySetMax: number;
+  /** Platform mode: WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT and WEBHOOK_MAX_IN_FLIGHT, attempts at once per replica. */
+  fairness: { maxInFlightPerMerchant: number; maxInFlight: number };
 }
 
 /** Payout batches (src/payout-batches/). */
@@ -611,6 +615,7 @@ function outboundWebhookSettings(e: Env, live: boolean): OutboundWebhookConfig {
     allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !live,
     maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     retrySetMax: e.WEBHOOK_RETRY_SET_MAX,
+    fairness: { maxInFlightPerMerchant: e.WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT },
   };
 }
 

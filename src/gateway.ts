@@ -31,6 +31,7 @@ import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js'
 import { createHealthProbe } from './health/health.js';
 import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
+import type { LoggedPaymentEvent } from './events/payment-event.js';
 import { createPayoutBatches, type MerchantBatchAccess, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
 import { startReplicaPresence, type ReplicaPresence } from './redis/replica-presence.js';
@@ -350,6 +351,7 @@ function buildOutboundWebhooks(
   redis: GatewayRedis | null,
   bus: EventBus,
   observability: Observability,
+  platform: PlatformServices | null,
 ): OutboundWebhooks {
   const file =
     !redis && config.mode === 'sandbox' && options.outboundWebhooksFile ? fileOutboundPersistence(options.outboundWebhooksFile) : null;
@@ -362,6 +364,14 @@ function buildOutboundWebhooks(
     registry: observability.metrics.registry,
     persistence: file ?? undefined,
     retentionMs: config.events.retentionMs,
+    // Platform mode: each merchant's endpoints under its tag and in its key index, their secrets sealed.
+    platform: platform && {
+      keys: platform.registry.keys,
+      tag: merchantTag,
+      ownKeys: async (merchantId, keys) => {
+        for (const key of keys) await platform.registry.store.ownKey(merchantId, key);
+      },
+    },
     ...options.outboundWebhooks,
   });
   if (!redis && config.mode === 'live')
@@ -528,15 +538,24 @@ function buildPlatform(
 
 /**
  * Platform mode's webhook routes, `<WEBHOOK_PATH>/<route id>`: each verified with its merchant's own secret, its
- * events logged with the merchant's id (live subscriptions are not served per merchant yet: no live refresh).
+ * events logged with the merchant's id, and its resource refreshed for the merchant's followers with its own client.
  */
 function buildMerchantWebhookRoutes(
   { config, log }: Startup,
   platform: PlatformServices,
   bus: EventBus,
-  observability: Observability,
-  extIds: ExtIdIndex,
+  parts: { observability: Observability; live: LiveUpdates; extIds: ExtIdIndex },
 ): GatewayServerOptions['webhook'] {
+  const { observability, live, extIds } = parts;
+  // The fast path of a follower's update; should it fail, followers fetch it themselves after the event.
+  const refresh = (event: LoggedPaymentEvent) => {
+    const merchantId = event.merchantId;
+    if (!merchantId) return;
+    void platform
+      .merchant(merchantId)
+      .then(async (merchant) => merchant && live.forMerchant(merchantId, await platform.upstreamFor(merchant)).onWebhook(event))
+      .catch((error: unknown) => log.warn('could not refresh resource after webhook', { merchantId, error }));
+  };
   return {
     path: config.webhook.path,
     prefix: true,
@@ -545,8 +564,9 @@ function buildMerchantWebhookRoutes(
       scheme: config.webhook.scheme,
       log,
       observe: observability.observeWebhook,
-      // The route's merchant's ext_id index is told of the charge an accepted event carries.
+      // The route's merchant's followers are refreshed, and its ext_id index told of the charge the event carries.
       accept: acceptIntoLog(bus, (event) => {
+        refresh(event);
         const index = event.merchantId ? extIds.forMerchant?.(event.merchantId) : undefined;
         if (index) void recordEventExtId(index, event, log);
       }),
@@ -754,10 +774,16 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
     const platform = buildPlatform(startup, { redis, service, bus, observability, extIds });
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability, platform });
-    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability);
+    const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability, platform);
+    // After a rotation of the key-encryption key, the endpoints' signing secrets are re-wrapped as the merchants' are.
+    if (platform && config.merchants.previousKek)
+      void outboundWebhooks.rewrapSecrets().then(
+        (rewrapped) => log.info('webhook endpoints: re-wrapped under the current key', { rewrapped }),
+        (error: unknown) => log.warn('webhook endpoints: re-wrap failed', { error }),
+      );
     // Platform mode: no single webhook secret; one route per merchant, with its own.
     const webhook = platform
-      ? buildMerchantWebhookRoutes(startup, platform, bus, observability, extIds)
+      ? buildMerchantWebhookRoutes(startup, platform, bus, { observability, live, extIds })
       : buildWebhookRoute(startup, bus, { live, extIds, observability });
     const { tokens, developmentToken, personas } = await prepareAuth(config);
 

@@ -80,8 +80,16 @@ async function platformDemo(registry: MerchantRegistry, config: Config): Promise
   return lines;
 }
 
+const sandboxScheme = (config: Config) => (config.webhook.scheme === 'sha256-base64' ? 'sha256-base64' : 'hmac-sha256-hex');
+
 function connectSandboxWebhooks(sandbox: Sandbox, config: Config, webhookUrl: string, secret: string): void {
-  sandbox.setWebhook({ url: webhookUrl, secret, scheme: config.webhook.scheme === 'sha256-base64' ? 'sha256-base64' : 'hmac-sha256-hex' });
+  sandbox.setWebhook({ url: webhookUrl, secret, scheme: sandboxScheme(config) });
+}
+
+/** Platform mode: each demo merchant's account of the sandbox sends its webhooks to that merchant's own route. */
+async function connectMerchantAccounts(sandbox: Sandbox, merchants: MerchantRegistry, config: Config, webhookUrl: string): Promise<void> {
+  const { connectMerchantWebhooks } = await import('./sandbox/index.js');
+  await connectMerchantWebhooks(sandbox, merchants, { webhookUrl, scheme: sandboxScheme(config) });
 }
 
 async function main(): Promise<void> {
@@ -118,7 +126,7 @@ async function main(): Promise<void> {
     await embedded?.sandbox.close();
     throw err;
   }
-  // Platform mode: each merchant has its own webhook URL, which the sandbox (one webhook URL for all accounts) cannot follow.
+  // Platform mode: each merchant has its own webhook URL (its account of the sandbox is connected below, once it exists).
   if (embedded && gateway.webhookUrl && !gateway.merchants)
     connectSandboxWebhooks(embedded.sandbox, config, gateway.webhookUrl, embedded.webhookSecret);
 
@@ -141,6 +149,8 @@ async function main(): Promise<void> {
         : []),
       ...(gateway.merchants && config.auth.jwtSecret ? await platformDemo(gateway.merchants, config) : []),
     );
+    if (gateway.merchants && gateway.webhookUrl)
+      await connectMerchantAccounts(embedded.sandbox, gateway.merchants, config, gateway.webhookUrl);
   } else {
     lines.push(`Payment service: ${new URL(config.upstream.baseUrl!).origin}`);
   }

@@ -84,7 +84,7 @@ export interface EventBus {
    */
   checkResumable(after: StreamId, generation?: string | null): Promise<void>;
   /** Live events about one resource (not counted as paymentEvents subscriptions). */
-  subscribeResourceEvents(type: ResourceKind, reference: string): EventStream<LoggedPaymentEvent>;
+  subscribeResourceEvents(type: ResourceKind, reference: string, merchantId?: string): EventStream<LoggedPaymentEvent>;
   /** Calls `listener` with every event this replica reads from the log; returns the way to stop. */
   onLoggedEvent(listener: (event: LoggedPaymentEvent) => void): () => void;
   /**
@@ -181,11 +181,12 @@ export async function createEventBus(options: EventBusOptions = {}): Promise<Eve
       return logStream(streams, { after, wanted: kinds ? (event) => kinds.has(event.kind) : () => true, failureAs });
     },
     checkResumable: (after, generation = null) => checkResumable(eventLog, retentionMs, after, generation),
-    subscribeResourceEvents(type, reference) {
+    subscribeResourceEvents(type, reference, merchantId) {
       const key = resourceKey(type, reference);
       return logStream(streams, {
         after: null,
-        wanted: (e) => e.resourceType === type && e.reference === reference,
+        // Platform mode: only the merchant's own events about it.
+        wanted: (e) => e.resourceType === type && e.reference === reference && (merchantId === undefined || e.merchantId === merchantId),
         listen: (listener) => listenToResource(key, listener),
       });
     },

@@ -54,7 +54,26 @@ export interface LiveUpdates {
   resourceForEvent(event: PaymentEventRecord | LoggedPaymentEvent): Promise<LiveResource | null>;
   /** The event log, for the `events` history. */
   readonly history: EventLog;
+  /**
+   * Platform mode: the same sources for one merchant, calling the service with its own client: its own pollers,
+   * its resources' changes on channels of its own, and only its own events about them.
+   */
+  forMerchant(merchantId: string, upstream: UpstreamClient): LiveUpdates;
   close(): void;
+}
+
+/** Merchants whose sources are kept at once; the least recently used one beyond is closed. */
+const MERCHANTS_KEPT = 1_000;
+
+/** The bus as one merchant's sources see it: its resources' changes on channels of its own, its own events only. */
+function merchantBus(bus: EventBus, merchantId: string): EventBus {
+  const own = (reference: string) => `${merchantId}/${reference}`;
+  return Object.assign(Object.create(bus) as EventBus, {
+    publishResourceChanged: (change: Parameters<EventBus['publishResourceChanged']>[0]) =>
+      bus.publishResourceChanged({ ...change, reference: own(change.reference) }),
+    subscribeResourceChanged: (type: ResourceKind, reference: string) => bus.subscribeResourceChanged(type, own(reference)),
+    subscribeResourceEvents: (type: ResourceKind, reference: string) => bus.subscribeResourceEvents(type, reference, merchantId),
+  });
 }
 
 interface LiveUpdatesOptions {
@@ -69,7 +88,41 @@ interface LiveUpdatesOptions {
 }
 
 /** Wires the event bus, the service's client and the shared pollers into the subscriptions' sources. */
-export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, refreshGraceMs }: LiveUpdatesOptions): LiveUpdates {
+export function createLiveUpdates(options: LiveUpdatesOptions): LiveUpdates {
+  const merchants = new Map<string, { upstream: UpstreamClient; live: LiveUpdates }>();
+  const forMerchant = (merchantId: string, upstream: UpstreamClient): LiveUpdates => {
+    const hit = merchants.get(merchantId);
+    merchants.delete(merchantId);
+    // A new client (its API key rotated) gets new sources; watchers of the old ones end as they would.
+    if (hit && hit.upstream === upstream) {
+      merchants.set(merchantId, hit);
+      return hit.live;
+    }
+    const live = sourcesOf({ ...options, upstream, bus: merchantBus(options.bus, merchantId) }, forMerchant);
+    merchants.set(merchantId, { upstream, live });
+    if (merchants.size > MERCHANTS_KEPT) {
+      const [oldest, evicted] = merchants.entries().next().value!;
+      merchants.delete(oldest);
+      evicted.live.close();
+    }
+    return live;
+  };
+  const single = sourcesOf(options, forMerchant);
+  return {
+    ...single,
+    close() {
+      single.close();
+      for (const { live } of merchants.values()) live.close();
+      merchants.clear();
+    },
+  };
+}
+
+/** One set of sources: single mode's, or one merchant's. */
+function sourcesOf(
+  { bus, upstream, log, polling, pollTimers, refreshGraceMs }: LiveUpdatesOptions,
+  forMerchant: LiveUpdates['forMerchant'],
+): LiveUpdates {
   const graceMs = refreshGraceMs ?? DEFAULT_REFRESH_GRACE_MS;
   const fetchResource = createResourceFetcher(upstream);
   // A fresh fetch (not joined to one already running, which may predate the event).
@@ -85,6 +138,7 @@ export function createLiveUpdates({ bus, upstream, log, polling, pollTimers, ref
 
   return {
     history: bus.log,
+    forMerchant,
 
     onWebhook(event) {
       if (!event.resourceType || !event.reference) return;

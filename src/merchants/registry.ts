@@ -80,6 +80,8 @@ export interface MerchantRegistry {
   /** Re-wraps every secret still under a previous key-encryption key; returns how many records changed. */
   rewrapAll(): Promise<{ rewrapped: number; merchants: number }>;
   readonly store: MerchantStore;
+  /** The key ring merchants' secrets are sealed with (the signing secrets of their webhook endpoints too). */
+  readonly keys: KeyRing;
 }
 
 /** What the registry stands on. */
@@ -234,6 +236,7 @@ export function createMerchantRegistry(options: MerchantRegistryOptions): Mercha
   const parts = registryParts(options);
   return {
     store,
+    keys,
     async create(input) {
       const name = checkName(input.name);
       const apiKey = checkApiKey(input.apiKey);

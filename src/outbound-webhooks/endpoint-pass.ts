@@ -5,7 +5,8 @@
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { encodeEventId } from '../events/stream-id.js';
 import type { EndpointSchedule } from './endpoint-schedule.js';
-import { newDeliveryRecord, takesKind, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import type { MerchantSlots } from './merchant-slots.js';
+import { merchantOfEndpoint, newDeliveryRecord, takesEvent, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import type { OutboundStore } from './store.js';
 
 /**
@@ -23,6 +24,8 @@ export interface PassContext {
   now: () => number;
   /** Starts an attempt: a due retry (`ackSeq` null), or an event read from the log (its seq). */
   begin(endpoint: StoredEndpoint, record: DeliveryRecord, ackSeq: string | null): void;
+  /** Platform mode: the attempts shared fairly between merchants (each attempt holds one of its merchant's slots). */
+  slots?: MerchantSlots | null;
 }
 
 /** The webhook-id of a logged event: its public event id (PaymentEvent.id), the same for every attempt and replica. */
@@ -30,11 +33,37 @@ export function webhookIdOf(event: LoggedPaymentEvent): string {
   return encodeEventId(event.seq, event.generation);
 }
 
-/** A light pass reads new events only; a full one claims due retries first and reads the log only when it must. */
+/**
+ * A light pass reads new events only; a full one claims due retries first and reads the log only when it must.
+ * Platform mode: within the slots its merchant got (merchant-slots.ts), those it did not use given back at its end.
+ */
 export async function passOver(ctx: PassContext, endpoint: StoredEndpoint, schedule: EndpointSchedule, full: boolean): Promise<void> {
+  const merchant = ctx.slots ? merchantOfEndpoint(endpoint.id) : null;
+  if (!ctx.slots || merchant === null) return passWithin(ctx, endpoint, schedule, full, ctx.maxInFlight - schedule.inFlight);
+  const slots = ctx.slots;
+  // One pass of a merchant at a time: each sees the slots the one before it left.
+  return slots.turn(merchant, async () => {
+    const granted = slots.take(merchant, endpoint.id, ctx.maxInFlight - schedule.inFlight);
+    let started = 0;
+    const counted: PassContext = {
+      ...ctx,
+      begin: (e, record, ackSeq) => {
+        started += 1;
+        ctx.begin(e, record, ackSeq);
+      },
+    };
+    try {
+      await passWithin(counted, endpoint, schedule, full, granted);
+    } finally {
+      slots.giveBack(merchant, granted - started);
+    }
+  });
+}
+
+async function passWithin(ctx: PassContext, endpoint: StoredEndpoint, schedule: EndpointSchedule, full: boolean, slots: number) {
   const { store } = ctx;
   const now = ctx.now();
-  let free = ctx.maxInFlight - schedule.inFlight;
+  let free = slots;
   if (free <= 0) {
     schedule.leave('new-events', true);
     if (full) schedule.leave('due-retries', true);
@@ -74,7 +103,7 @@ async function startEvents(ctx: PassContext, endpoint: StoredEndpoint, events: L
   const skipped: string[] = [];
   let started = 0;
   for (const event of events) {
-    if (!takesKind(endpoint, event.kind)) {
+    if (!takesEvent(endpoint, event)) {
       skipped.push(event.seq);
       continue;
     }

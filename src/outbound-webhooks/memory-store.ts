@@ -7,7 +7,7 @@
 import type { EventLog } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
-import { logSeqOf, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { logSeqOf, merchantOfEndpoint, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { RECENT_DELIVERIES_KEPT, type OutboundStore } from './store.js';
 
 /** What the memory store keeps across restarts. */
@@ -56,12 +56,14 @@ interface MemoryContext {
   slot(id: string): EndpointSlot | null;
 }
 
-type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce';
+type EndpointMethods =
+  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce' | 'replaceSecrets';
 
 function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<OutboundStore, EndpointMethods> {
   return {
     async createEndpoint(endpoint, max) {
-      if (slots.size >= max) return false;
+      const merchant = merchantOfEndpoint(endpoint.id);
+      if ([...slots.keys()].filter((id) => merchantOfEndpoint(id) === merchant).length >= max) return false;
       slots.set(endpoint.id, {
         endpoint: { ...endpoint },
         cursor: await log.lastId(),
@@ -74,8 +76,9 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
       save();
       return true;
     },
-    async listEndpoints() {
-      return [...slots.values()].map((s) => ({ ...s.endpoint }));
+    async listEndpoints(merchantId) {
+      const listed = [...slots.values()].filter((s) => !merchantId || merchantOfEndpoint(s.endpoint.id) === merchantId);
+      return listed.map((s) => ({ ...s.endpoint }));
     },
     async getEndpoint(id) {
       const s = slot(id);
@@ -94,6 +97,13 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
       const removed = slots.delete(id);
       save();
       return removed;
+    },
+    async replaceSecrets(id, expected, next) {
+      const found = slot(id);
+      if (!found || JSON.stringify(found.endpoint.secrets) !== JSON.stringify(expected)) return false;
+      found.endpoint = { ...found.endpoint, secrets: { ...next } };
+      save();
+      return true;
     },
     async disableOnce(id, reason) {
       const s = slot(id);

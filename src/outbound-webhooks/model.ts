@@ -1,6 +1,7 @@
 // What the outbound webhooks keep: the merchant's endpoints (with their signing
 // secrets, never shown after creation), each delivery of an event to an
 // endpoint with its attempts, and the kinds an endpoint may take.
+import { randomBytes } from 'node:crypto';
 import { KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
 import { PAYOUT_BATCH_EVENT_KINDS } from '../payout-batches/event-kinds.js';
 
@@ -104,6 +105,36 @@ export function endpointIdOfDelivery(deliveryId: string): string | null {
 export function takesKind(endpoint: Pick<StoredEndpoint, 'kinds'>, kind: string): boolean {
   if (kind === WEBHOOK_TEST_KIND) return false;
   return endpoint.kinds.length === 0 || endpoint.kinds.includes(kind);
+}
+
+// Platform mode: an endpoint's id names its merchant (`we_<the merchant id's 20 hex>_<24 hex>`), so every key of
+// the endpoint and its deliveries is found under the merchant's hash tag from the id alone, and an id of another
+// merchant is refused before any read. Single mode's ids (`we_<24 hex>`) name none.
+const MERCHANT_ENDPOINT_ID = /^we_([0-9a-f]{20})_[0-9a-f]{24}$/;
+
+/** A new endpoint id: of the merchant's in platform mode, else single mode's. */
+export function newEndpointId(merchantId: string | null): string {
+  const own = randomBytes(12).toString('hex');
+  return merchantId === null ? `we_${own}` : `we_${merchantId.slice('mer_'.length)}_${own}`;
+}
+
+/** The merchant an endpoint id belongs to (platform mode); null for single mode's ids and anything else. */
+export function merchantOfEndpoint(endpointId: string): string | null {
+  const hex = MERCHANT_ENDPOINT_ID.exec(endpointId)?.[1];
+  return hex ? `mer_${hex}` : null;
+}
+
+/**
+ * Whether an endpoint takes an event: its kind, and in platform mode its merchant (an endpoint of a merchant takes
+ * only that merchant's events; an event of no merchant, such as `merchant.*`, reaches none of them).
+ */
+export function takesEvent(
+  endpoint: Pick<StoredEndpoint, 'id' | 'kinds'>,
+  event: Pick<LoggedPaymentEvent, 'kind' | 'merchantId'>,
+): boolean {
+  const merchant = merchantOfEndpoint(endpoint.id);
+  if (merchant !== null && event.merchantId !== merchant) return false;
+  return takesKind(endpoint, event.kind);
 }
 
 /** A delivery of `event` to an endpoint, due now: what the worker makes of an event it reads, and a test event. */

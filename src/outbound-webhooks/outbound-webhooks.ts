@@ -17,6 +17,9 @@ import { createWebhookMetrics } from './metrics.js';
 import {
   ENDPOINT_DISABLED_KIND,
   WEBHOOK_EVENT_KINDS,
+  merchantOfEndpoint,
+  newEndpointId,
+  takesEvent,
   WEBHOOK_TEST_KIND,
   endpointIdOfDelivery,
   newDeliveryRecord,
@@ -29,6 +32,7 @@ import { redisOutboundStore } from './redis-store.js';
 import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
 import type { OutboundStore } from './store.js';
 import { urlProblem, type TargetPolicy } from './target-policy.js';
+import { openText, rewrapEndpointSecrets, sealText, sealedSecretsStore, type SecretSeal } from './sealed-secrets.js';
 import { DeliveryWorker } from './worker.js';
 import { encodeGlobalId } from '../relay/global-id.js';
 
@@ -55,6 +59,20 @@ interface OutboundWebhooksOptions {
   pollMs?: number;
   /** Retention of the event log (how far back a replay may go). */
   retentionMs: number;
+  /**
+   * Platform mode: endpoints per merchant, their keys under its tag and in its key index, their secrets sealed with
+   * the merchant key ring, and the worker fair between merchants. Absent or null: single mode.
+   */
+  platform?: PlatformWebhooks | null;
+}
+
+/** What platform mode hands the outgoing webhooks: the key ring that seals secrets, and the merchants' key index. */
+export interface PlatformWebhooks {
+  keys: SecretSeal;
+  /** The hash tag of a merchant's keys. */
+  tag(merchantId: string): string;
+  /** Records keys a merchant owns (its purge deletes them). */
+  ownKeys(merchantId: string, keys: string[]): Promise<void>;
 }
 
 interface EndpointInput {
@@ -88,6 +106,21 @@ export interface OutboundWebhooks {
   redeliver(deliveryId: string): Promise<DeliveryRecord>;
   replay(endpointId: string, sinceMs: number): Promise<{ endpoint: EndpointView; eventsQueued: number }>;
   sendTest(endpointId: string): Promise<DeliveryRecord>;
+  /**
+   * Platform mode: the same operations for one merchant, on its endpoints only (another merchant's endpoint or
+   * delivery is not found); its endpoints receive only its events.
+   */
+  forMerchant(merchantId: string): OutboundWebhooks;
+  /**
+   * The secret a creation answered with. In platform mode `create` answers it sealed for the merchant (the answer
+   * is kept for its idempotency key: Redis holds no secret in clear), opened here as the answer is written out.
+   */
+  revealSecret(answered: string): string;
+  /**
+   * Platform mode, after a rotation of the key-encryption key: re-wraps every endpoint secret still under the
+   * previous key (compare-and-set per endpoint); resolves with how many endpoints changed.
+   */
+  rewrapSecrets(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -100,9 +133,18 @@ function checkedKinds(kinds: string[] | null | undefined): string[] {
   return distinct;
 }
 
-function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
-  if (options.redis) return redisOutboundStore({ redis: options.redis, logKey: options.redis.key('events', 'log') });
-  return options.mode === 'sandbox' ? memoryOutboundStore(options.bus.log, options.persistence) : null;
+function buildStore(options: OutboundWebhooksOptions): { store: OutboundStore | null; rewrap: () => Promise<number> } {
+  const platform = options.platform ?? null;
+  const merchantKeys = platform
+    ? { tag: platform.tag, own: (merchantId: string, keys: string[]) => platform.ownKeys(merchantId, keys) }
+    : null;
+  const store = options.redis
+    ? redisOutboundStore({ redis: options.redis, logKey: options.redis.key('events', 'log'), merchantKeys })
+    : options.mode === 'sandbox'
+      ? memoryOutboundStore(options.bus.log, options.persistence)
+      : null;
+  if (!store || !platform) return { store, rewrap: async () => 0 };
+  return { store: sealedSecretsStore(store, platform.keys), rewrap: () => rewrapEndpointSecrets(store, platform.keys) };
 }
 
 /**
@@ -112,7 +154,7 @@ function buildStore(options: OutboundWebhooksOptions): OutboundStore | null {
 export function createOutboundWebhooks(options: OutboundWebhooksOptions): OutboundWebhooks {
   const { settings, log } = options;
   const now = options.now ?? Date.now;
-  const store = buildStore(options);
+  const { store, rewrap } = buildStore(options);
   const policy: TargetPolicy = {
     allowPrivateTargets: settings.allowPrivateTargets,
     allowHttp: options.mode === 'sandbox' || settings.allowPrivateTargets,
@@ -128,7 +170,7 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
   };
   const worker = store
     ? new DeliveryWorker(
-        { ...settings, pollMs: options.pollMs },
+        { ...settings, pollMs: options.pollMs, fairness: options.platform ? settings.fairness : null },
         {
           store,
           dispatcher,
@@ -143,7 +185,9 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
   worker?.start();
   return endpointsService({
     options,
+    merchantId: null,
     store,
+    rewrap,
     worker,
     policy,
     now,
@@ -170,12 +214,18 @@ async function announceDisabled(options: OutboundWebhooksOptions, endpoint: Stor
       resourceType: null,
       payload: { event: ENDPOINT_DISABLED_KIND, data },
       source: 'POLL',
+      // Platform mode: its merchant's other endpoints hear of it, no other merchant's.
+      ...(merchantOfEndpoint(endpoint.id) ? { merchantId: merchantOfEndpoint(endpoint.id)! } : {}),
     })
     .catch((err: unknown) => options.log.warn('webhook_endpoint.disabled event not logged', { endpointId: endpoint.id, error: err }));
 }
 
 interface ServiceParts {
   options: OutboundWebhooksOptions;
+  /** The merchant the operations serve (platform mode); null: single mode's only one. */
+  merchantId: string | null;
+  /** Re-wraps every endpoint secret under the current key-encryption key (platform mode). */
+  rewrap: () => Promise<number>;
   store: OutboundStore | null;
   worker: DeliveryWorker | null;
   policy: TargetPolicy;
@@ -185,24 +235,52 @@ interface ServiceParts {
 
 function endpointsService(parts: ServiceParts): OutboundWebhooks {
   const tools = serviceTools(parts);
-  return { available: parts.store !== null, ...manageEndpoints(parts, tools), ...deliveryOperations(parts, tools), close: parts.close };
+  const scoped = new Map<string, OutboundWebhooks>();
+  return {
+    available: parts.store !== null,
+    ...manageEndpoints(parts, tools),
+    ...deliveryOperations(parts, tools),
+    forMerchant(merchantId) {
+      let service = scoped.get(merchantId);
+      if (!service) {
+        service = endpointsService({ ...parts, merchantId });
+        scoped.set(merchantId, service);
+        // Cheap to make again: only the most recent merchants' are kept.
+        if (scoped.size > 1_000) scoped.delete(scoped.keys().next().value!);
+      }
+      return service;
+    },
+    revealSecret(answered) {
+      const platform = parts.options.platform;
+      if (!platform || parts.merchantId === null) return answered;
+      const secret = openText(platform.keys, parts.merchantId, answered);
+      if (secret === null) throw refuse({ kind: 'needs_redis' });
+      return secret;
+    },
+    rewrapSecrets: () => parts.rewrap(),
+    close: parts.close,
+  };
 }
 
 type ServiceTools = ReturnType<typeof serviceTools>;
 
 /** What the operations share: the store (or the needs_redis refusal), lookups that refuse what is missing, URL checks. */
 function serviceTools(parts: ServiceParts) {
-  const { worker, policy } = parts;
+  const { worker, policy, merchantId } = parts;
+  const platform = Boolean(parts.options.platform);
   const need = (): OutboundStore => {
     if (!parts.store) throw refuse({ kind: 'needs_redis' });
     return parts.store;
   };
+  /** Whether an endpoint id is this service's merchant's (another merchant's is not found, unread). */
+  const owns = (endpointId: string | null): endpointId is string =>
+    endpointId !== null && (!platform || (merchantId !== null && merchantOfEndpoint(endpointId) === merchantId));
   const view = async (e: StoredEndpoint) => {
     const waiting = await need().waiting(e.id);
     return viewOf(e, waiting.retrying + waiting.inFlight);
   };
   const found = async (id: string) => {
-    const e = await need().getEndpoint(id);
+    const e = owns(id) ? await need().getEndpoint(id) : null;
     if (!e) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
     return e;
   };
@@ -215,23 +293,23 @@ function serviceTools(parts: ServiceParts) {
     if (!(await need().enqueue(record))) throw refuse({ kind: 'endpoint_not_found', endpointId: record.endpointId });
     worker?.wake(record.endpointId);
   };
-  return { need, view, found, checkUrl, changed, queue };
+  return { need, view, found, checkUrl, changed, queue, owns };
 }
 
 type EndpointOperations = 'create' | 'update' | 'delete' | 'rotate' | 'list' | 'get';
 
 function manageEndpoints(
   parts: ServiceParts,
-  { need, view, found, checkUrl, changed }: ServiceTools,
+  { need, view, found, checkUrl, changed, owns }: ServiceTools,
 ): Pick<OutboundWebhooks, EndpointOperations> {
-  const { options, now } = parts;
+  const { options, now, merchantId } = parts;
   const settings = options.settings;
   return {
     async create(input) {
       checkUrl(input.url);
       const secret = newSigningSecret();
       const endpoint: StoredEndpoint = {
-        id: `we_${randomBytes(12).toString('hex')}`,
+        id: newEndpointId(options.platform ? merchantId : null),
         url: input.url,
         description: input.description ?? null,
         kinds: checkedKinds(input.kinds),
@@ -245,7 +323,9 @@ function manageEndpoints(
       };
       if (!(await need().createEndpoint(endpoint, settings.maxEndpoints))) throw refuse({ kind: 'limit', max: settings.maxEndpoints });
       await changed();
-      return { endpoint: viewOf(endpoint, 0), secret };
+      // Platform mode: sealed in the answer, which is kept for its idempotency key (revealSecret opens it).
+      const answered = options.platform && merchantId ? sealText(options.platform.keys, merchantId, secret) : secret;
+      return { endpoint: viewOf(endpoint, 0), secret: answered };
     },
     async update(id, change) {
       await found(id);
@@ -264,7 +344,7 @@ function manageEndpoints(
       return view(updated);
     },
     async delete(id) {
-      if (!(await need().deleteEndpoint(id))) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
+      if (!owns(id) || !(await need().deleteEndpoint(id))) throw refuse({ kind: 'endpoint_not_found', endpointId: id });
       await changed();
     },
     async rotate(id) {
@@ -280,10 +360,10 @@ function manageEndpoints(
     },
     async list() {
       if (!parts.store) return [];
-      return Promise.all((await parts.store.listEndpoints()).map(view));
+      return Promise.all((await parts.store.listEndpoints(merchantId)).map(view));
     },
     async get(id) {
-      const e = parts.store ? await parts.store.getEndpoint(id) : null;
+      const e = parts.store && owns(id) ? await parts.store.getEndpoint(id) : null;
       return e ? view(e) : null;
     },
   };
@@ -291,8 +371,8 @@ function manageEndpoints(
 
 function deliveryOperations(
   parts: ServiceParts,
-  { need, view, found, queue }: ServiceTools,
-): Omit<OutboundWebhooks, EndpointOperations | 'available' | 'close'> {
+  { need, view, found, queue, owns }: ServiceTools,
+): Omit<OutboundWebhooks, EndpointOperations | 'available' | 'close' | 'forMerchant' | 'revealSecret' | 'rewrapSecrets'> {
   const { options, worker, now } = parts;
   return {
     async deliveries(endpointId) {
@@ -301,12 +381,12 @@ function deliveryOperations(
     },
     async delivery(deliveryId) {
       const endpointId = endpointIdOfDelivery(deliveryId);
-      return endpointId && parts.store ? parts.store.getDelivery(endpointId, deliveryId) : null;
+      return owns(endpointId) && parts.store ? parts.store.getDelivery(endpointId, deliveryId) : null;
     },
     async redeliver(deliveryId) {
       const endpointId = endpointIdOfDelivery(deliveryId);
       // One attempt at a time (store.ts): an attempt under way is not doubled, a retry waiting is brought forward.
-      const done = endpointId ? await need().redeliver(endpointId, deliveryId, now()) : null;
+      const done = owns(endpointId) ? await need().redeliver(endpointId, deliveryId, now()) : null;
       if (!done?.record) throw refuse({ kind: 'delivery_not_found', deliveryId });
       if (done.outcome === 'queued') worker?.wake(done.record.endpointId);
       return done.record;
@@ -346,7 +426,7 @@ async function countSince(log: EventBus['log'], endpoint: StoredEndpoint, fromMs
   let after: string | null = fromMs > 0 ? `${fromMs - 1}-${Number.MAX_SAFE_INTEGER}` : null;
   for (;;) {
     const page = await log.ascending(after, 1_000);
-    count += page.filter((e) => endpoint.kinds.length === 0 || endpoint.kinds.includes(e.kind)).length;
+    count += page.filter((e) => takesEvent(endpoint, e)).length;
     if (page.length < 1_000) return count;
     after = page.at(-1)!.seq;
   }

@@ -10,11 +10,21 @@
 // and on the event log's stream the consumer group `webhooks:<id>`: the
 // endpoint's place in the log and its events in flight. Writes that decide a
 // delivery's fate go through `durable` (REDIS_MIN_REPLICAS), like idempotency keys.
+//
+// Platform mode (`merchantKeys`): an endpoint's keys are under its merchant's hash tag instead,
+// `{m:<merchant>}:webhooks:…` (the listing `webhooks:endpoints` becomes the merchant's own), each recorded in the
+// merchant's key index before it is written, so an offboarding's purge removes them without a SCAN. The worker
+// finds every merchant's endpoints in WORKER_SHARDS sets (`webhooks:endpoints:<n>`, by merchant), and drops from
+// there what a purge left behind. No script then spans the log and a merchant's keys (they are in different slots
+// on a Cluster): a settled delivery's event is acknowledged on the log just after its delivery is saved (an attempt
+// is never lost between the two; a crash there only sends it again), a group is made before its endpoint.
+
 import type { GatewayRedis } from '../redis/index.js';
 import { eventOfStreamEntry } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId } from '../events/stream-id.js';
-import { logSeqOf, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { createHash } from 'node:crypto';
+import { logSeqOf, merchantOfEndpoint, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { InternalError } from '../errors/internal-error.js';
 import { RECENT_DELIVERIES_KEPT, type AttemptOutcome, type OutboundStore } from './store.js';
 
@@ -26,16 +36,22 @@ class RedeliveryContendedError extends InternalError {
   readonly code = 'WEBHOOK_REDELIVERY_CONTENDED';
 }
 
+// KEYS: the listing, the endpoint, and (single mode) the log, whose group is made in the same step.
 const CREATE = `
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], unpack(ARGV, 5))
-redis.pcall('XGROUP', 'CREATE', KEYS[3], ARGV[4], '$', 'MKSTREAM')
+if KEYS[3] then redis.pcall('XGROUP', 'CREATE', KEYS[3], ARGV[4], '$', 'MKSTREAM') end
 return 1`;
 
 const UPDATE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1`;
+
+const REPLACE_SECRETS = `
+if redis.call('HGET', KEYS[1], 'secrets') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'secrets', ARGV[2])
 return 1`;
 
 const DISABLE = `
@@ -130,7 +146,8 @@ end
 return out`;
 
 // A redelivery, one attempt at a time (store.ts). KEYS: deliveries, retry, recent, leases, again, endpoint, log.
-// ARGV: id, the record as read, the record redelivered, now, group, the event's log entry ('' for a test event).
+// ARGV: id, the record as read, the record redelivered, now, group, the event's log entry ('' for a test event, or
+// when the caller read the log itself: platform mode), and '1' when the caller found that entry in flight.
 // Returns 'changed' when the record moved since it was read (the caller reads it again), 'gone', 'in_flight' (an
 // attempt is under way: noted in `again`), or 'queued'.
 const REDELIVER = `
@@ -139,7 +156,7 @@ local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return 'gone' end
 if current ~= ARGV[2] then return 'changed' end
 local lease = tonumber(redis.call('ZSCORE', KEYS[4], ARGV[1]) or '0')
-local fromLog = false
+local fromLog = ARGV[7] == '1'
 if ARGV[6] ~= '' then
   local pending = redis.pcall('XPENDING', KEYS[7], ARGV[5], ARGV[6], ARGV[6], 1)
   fromLog = type(pending) == 'table' and pending.err == nil and #pending > 0
@@ -198,7 +215,61 @@ interface RedisOutboundStoreOptions {
   /** The event log's stream key (the bus's). */
   logKey: string;
   recentKept?: number;
+  /** Platform mode: each endpoint's keys under its merchant's tag, each recorded in the merchant's key index first. */
+  merchantKeys?: MerchantKeys | null;
 }
+
+/** Platform mode's keys: recorded in the merchant's index (what its purge deletes) before they are written. */
+export interface MerchantKeys {
+  /** The hash tag of the merchant's keys (`m:<id>`, src/merchants/redis-store.ts). */
+  tag(merchantId: string): string;
+  own(merchantId: string, keys: string[]): Promise<void>;
+}
+
+/** Sets the worker reads every merchant's endpoints from (platform mode), by merchant. */
+const WORKER_SHARDS = 16;
+
+/** The keys of endpoints: single mode's, under the gateway's namespace, or platform mode's, under each merchant's tag. */
+function keyspace(redis: GatewayRedis, merchantKeys: MerchantKeys | null) {
+  const platform = merchantKeys !== null;
+  const of = (endpointId: string, ...parts: string[]) => {
+    const merchant = platform ? merchantOfEndpoint(endpointId) : null;
+    return merchant ? redis.tagged(merchantKeys!.tag(merchant), 'webhooks', ...parts) : redis.key('webhooks', ...parts);
+  };
+  const shardOf = (merchantId: string) =>
+    redis.soloKey('webhooks', 'endpoints', String(createHash('sha256').update(merchantId).digest()[0]! % WORKER_SHARDS));
+  return {
+    platform,
+    merchantKeys,
+    /** The listing of the endpoint's merchant (single mode: the only one). */
+    endpoints: (endpointId: string) => of(endpointId, 'endpoints'),
+    /** A merchant's listing (single mode, or null: the only one). */
+    listing: (merchantId: string | null) =>
+      platform && merchantId ? redis.tagged(merchantKeys!.tag(merchantId), 'webhooks', 'endpoints') : redis.key('webhooks', 'endpoints'),
+    /** Platform mode: the worker's set the endpoint is in. */
+    shard: (endpointId: string) => shardOf(merchantOfEndpoint(endpointId) ?? ''),
+    shards: Array.from({ length: WORKER_SHARDS }, (_, i) => redis.soloKey('webhooks', 'endpoints', String(i))),
+    endpoint: (id: string) => of(id, 'ep', id),
+    retry: (id: string) => of(id, 'retry', id),
+    recent: (id: string) => of(id, 'recent', id),
+    deliveries: (id: string) => of(id, 'deliveries', id),
+    leases: (id: string) => of(id, 'leases', id),
+    again: (id: string) => of(id, 'again', id),
+  };
+}
+
+type Keyspace = ReturnType<typeof keyspace>;
+
+/** Every key an endpoint may have (its listing's too): what its merchant's index records. */
+const keysOfEndpoint = (k: Keyspace, id: string) => [
+  k.endpoints(id),
+  k.endpoint(id),
+  k.retry(id),
+  k.recent(id),
+  k.deliveries(id),
+  k.leases(id),
+  k.again(id),
+];
 
 /**
  * An OutboundStore in Redis, shared by every replica: each endpoint reads the shared log through its own consumer group, so an event goes
@@ -216,15 +287,7 @@ function redisContext(options: RedisOutboundStoreOptions) {
   const { redis, logKey } = options;
   const c = redis.commands;
   const recentKept = options.recentKept ?? RECENT_DELIVERIES_KEPT;
-  const k = {
-    endpoints: redis.key('webhooks', 'endpoints'),
-    endpoint: (id: string) => redis.key('webhooks', 'ep', id),
-    retry: (id: string) => redis.key('webhooks', 'retry', id),
-    recent: (id: string) => redis.key('webhooks', 'recent', id),
-    deliveries: (id: string) => redis.key('webhooks', 'deliveries', id),
-    leases: (id: string) => redis.key('webhooks', 'leases', id),
-    again: (id: string) => redis.key('webhooks', 'again', id),
-  };
+  const k = keyspace(redis, options.merchantKeys ?? null);
   const group = (id: string) => `webhooks:${id}`;
   const events = (entries: StreamEntry[]) =>
     entries.map(([id, fields]) => (fields ? eventOfStreamEntry(id, fields) : null)).filter((e): e is LoggedPaymentEvent => e !== null);
@@ -249,21 +312,33 @@ type Settling = [keys: string[], args: string[], done: (reply: unknown) => void,
 /**
  * Settles in one SETTLE script the deliveries handed in within one tick (with 100 endpoints, the attempts of one
  * event end together); resolves each with its own reply. A failed write fails them all: each stays in flight or in
- * its retry set, as after any failed settle.
+ * its retry set, as after any failed settle. Platform mode: one script per merchant (its keys share a slot), and
+ * the events acknowledged on the log once their deliveries are saved.
  */
 function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContext, 'redis' | 'logKey' | 'recentKept' | 'k' | 'group'>) {
-  let batch: Settling[] = [];
-  const flush = () => {
-    const settling = batch;
-    batch = [];
+  const batches = new Map<string, Settling[]>();
+  const acks = new Map<Settling, [group: string, seq: string]>();
+  const run = (settling: Settling[]) => {
     const keys = settling.flatMap(([ks]) => ks);
     const args = settling.flatMap(([, as]) => as);
     redis
       .durable((p) => p.eval(SETTLE, keys.length, ...keys, ...args))
-      .then(
-        (replies) => settling.forEach(([, , done], i) => done((replies as unknown[])[i] ?? null)),
-        (err: unknown) => settling.forEach(([, , , failed]) => failed(err)),
-      );
+      .then(async (replies) => {
+        const acked = settling.flatMap((s) => (acks.has(s) ? [acks.get(s)!] : []));
+        settling.forEach((s) => acks.delete(s));
+        // Acknowledged after the save: an event is never in neither place (a failed ack only sends it again).
+        if (acked.length > 0) await Promise.all(acked.map(([g, seq]) => redis.commands.xack(logKey, g, seq).catch(() => 0)));
+        settling.forEach(([, , done], i) => done((replies as unknown[])[i] ?? null));
+      })
+      .catch((err: unknown) => {
+        settling.forEach((s) => acks.delete(s));
+        settling.forEach(([, , , failed]) => failed(err));
+      });
+  };
+  const flush = () => {
+    const all = [...batches.values()];
+    batches.clear();
+    all.forEach(run);
   };
   return (record: DeliveryRecord, ackSeq: string | null, outcome: AttemptOutcome | 'none', atMs: number) =>
     new Promise<unknown>((done, failed) => {
@@ -273,7 +348,8 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         retry: k.retry(id),
         recent: k.recent(id),
         endpoint: k.endpoint(id),
-        log: logKey,
+        // Platform mode: a key of the endpoint's own slot, never read (its event is acknowledged after the script).
+        log: k.platform ? k.endpoint(id) : logKey,
         leases: k.leases(id),
         again: k.again(id),
       };
@@ -284,7 +360,7 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         due: String(record.nextAttemptAt ?? 0),
         createdMs: String(Date.parse(record.createdAt)),
         group: group(id),
-        ackSeq: ackSeq ?? '',
+        ackSeq: k.platform ? '' : (ackSeq ?? ''),
         recentMax: String(recentKept),
         outcome,
         at: new Date(atMs).toISOString(),
@@ -292,36 +368,48 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         redelivered: outcome === 'failed' ? JSON.stringify(redeliveryOf(record, atMs)) : '',
         atMs: String(atMs),
       };
-      if (batch.length === 0) setImmediate(flush);
-      batch.push([SETTLE_KEYS.map((name) => keys[name]), SETTLE_ARGS.map((name) => args[name]), done, failed]);
+      if (batches.size === 0) setImmediate(flush);
+      const slot = k.platform ? k.endpoints(id) : '';
+      const settling: Settling = [SETTLE_KEYS.map((name) => keys[name]), SETTLE_ARGS.map((name) => args[name]), done, failed];
+      if (k.platform && ackSeq) acks.set(settling, [group(id), ackSeq]);
+      batches.set(slot, [...(batches.get(slot) ?? []), settling]);
     });
 }
 
-type EndpointMethods = 'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce';
+type EndpointMethods =
+  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce' | 'replaceSecrets';
 
 function redisEndpoints({ redis, logKey, c, k, group }: RedisContext): Pick<OutboundStore, EndpointMethods> {
+  const read = async (ids: string[]) =>
+    (await Promise.all(ids.map((id) => c.hgetall(k.endpoint(id))))).map(endpointOf).filter((e): e is StoredEndpoint => e !== null);
   return {
     async createEndpoint(endpoint, max) {
-      const created = await redis.durable((p) =>
-        p.eval(
-          CREATE,
-          3,
-          k.endpoints,
-          k.endpoint(endpoint.id),
-          logKey,
-          String(max),
-          endpoint.id,
-          String(Date.parse(endpoint.createdAt)),
-          group(endpoint.id),
-          ...endpointFields(endpoint),
-        ),
-      );
-      return Number(created) === 1;
+      const id = endpoint.id;
+      const merchant = k.platform ? merchantOfEndpoint(id) : null;
+      if (merchant) {
+        // In the merchant's index before anything is written, its group before its endpoint (no script spans both).
+        await k.merchantKeys!.own(merchant, keysOfEndpoint(k, id));
+        await redis.durable((p) => p.xgroup('CREATE', logKey, group(id), '$', 'MKSTREAM')).catch(() => {});
+      }
+      const keys = merchant ? [k.endpoints(id), k.endpoint(id)] : [k.endpoints(id), k.endpoint(id), logKey];
+      const args = [String(max), id, String(Date.parse(endpoint.createdAt)), group(id), ...endpointFields(endpoint)];
+      const created = Number(await redis.durable((p) => p.eval(CREATE, keys.length, ...keys, ...args))) === 1;
+      if (!merchant) return created;
+      if (created) await redis.durable((p) => p.zadd(k.shard(id), 0, id));
+      else await c.xgroup('DESTROY', logKey, group(id)).catch(() => {});
+      return created;
     },
-    async listEndpoints() {
-      const ids = await c.zrange(k.endpoints, 0, -1);
-      const hashes = await Promise.all(ids.map((id) => c.hgetall(k.endpoint(id))));
-      return hashes.map(endpointOf).filter((e): e is StoredEndpoint => e !== null);
+    async listEndpoints(merchantId) {
+      if (!k.platform || merchantId) return read(await c.zrange(k.listing(merchantId ?? null), 0, -1));
+      // The worker: every merchant's; an id whose endpoint a purge removed is dropped from its set, its group too.
+      const ids = (await Promise.all(k.shards.map((shard) => c.zrange(shard, 0, -1)))).flat();
+      const found = await read(ids);
+      const gone = ids.filter((id) => !found.some((e) => e.id === id));
+      for (const id of gone) {
+        await c.zrem(k.shard(id), id);
+        await c.xgroup('DESTROY', logKey, group(id)).catch(() => {});
+      }
+      return found.sort((x, y) => x.createdAt.localeCompare(y.createdAt));
     },
     async getEndpoint(id) {
       return endpointOf(await c.hgetall(k.endpoint(id)));
@@ -333,13 +421,18 @@ function redisEndpoints({ redis, logKey, c, k, group }: RedisContext): Pick<Outb
       return this.getEndpoint(id);
     },
     async deleteEndpoint(id) {
-      const removed = Number(await redis.durable((p) => p.zrem(k.endpoints, id)));
+      const removed = Number(await redis.durable((p) => p.zrem(k.endpoints(id), id)));
+      if (k.platform) await c.zrem(k.shard(id), id);
       await c.del(k.endpoint(id), k.retry(id), k.recent(id), k.deliveries(id), k.leases(id), k.again(id));
       await c.xgroup('DESTROY', logKey, group(id)).catch(() => {});
       return removed === 1;
     },
     async disableOnce(id, reason) {
       return Number(await redis.durable((p) => p.eval(DISABLE, 1, k.endpoint(id), reason))) === 1;
+    },
+    async replaceSecrets(id, expected, next) {
+      const args = [JSON.stringify(expected), JSON.stringify(next)];
+      return Number(await redis.durable((p) => p.eval(REPLACE_SECRETS, 1, k.endpoint(id), ...args))) === 1;
     },
   };
 }
@@ -382,13 +475,17 @@ function redisDeliveries({
     },
     async redeliver(endpointId, deliveryId, now) {
       const keys = [k.deliveries, k.retry, k.recent, k.leases, k.again, k.endpoint].map((key) => key(endpointId));
+      // Platform mode: the log is in another slot than the merchant's keys; its in-flight entry is read first.
+      const log = k.platform ? k.endpoint(endpointId) : logKey;
       for (let read = 0; read < REDELIVER_READS; read++) {
         const json = await c.hget(k.deliveries(endpointId), deliveryId);
         if (!json) return { outcome: 'gone', record: null };
         const record = parse(json);
         const again = redeliveryOf(record, now);
-        const args = [deliveryId, json, JSON.stringify(again), String(now), group(endpointId), logSeqOf(record) ?? ''];
-        const outcome = String(await redis.durable((p) => p.eval(REDELIVER, keys.length + 1, ...keys, logKey, ...args)));
+        const seq = logSeqOf(record) ?? '';
+        const inFlight = k.platform && seq !== '' ? await inFlightOnLog(c, logKey, group(endpointId), seq) : false;
+        const args = [deliveryId, json, JSON.stringify(again), String(now), group(endpointId), k.platform ? '' : seq, inFlight ? '1' : '0'];
+        const outcome = String(await redis.durable((p) => p.eval(REDELIVER, keys.length + 1, ...keys, log, ...args)));
         if (outcome === 'gone') return { outcome, record: null };
         if (outcome === 'in_flight') return { outcome, record };
         if (outcome === 'queued') return { outcome, record: again };
@@ -438,6 +535,12 @@ function redisPlaces({ redis, logKey, c, k, group, withGroup }: RedisContext): P
       await redis.durable((p) => p.xgroup('SETID', logKey, group(id), target));
     },
   };
+}
+
+/** Whether the log's entry `seq` is in flight for the group (read, not yet acknowledged). */
+async function inFlightOnLog(c: GatewayRedis['commands'], logKey: string, group: string, seq: string): Promise<boolean> {
+  const pending = (await c.xpending(logKey, group, seq, seq, 1).catch(() => [])) as unknown[];
+  return pending.length > 0;
 }
 
 function toMap(flat: unknown[]): Map<string, unknown> {

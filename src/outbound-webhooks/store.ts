@@ -51,14 +51,19 @@ interface SettleResult {
  */
 export interface OutboundStore {
   readonly mode: 'memory' | 'redis';
-  /** False when `max` endpoints exist already. The endpoint's place in the log is the log's end. */
+  /** False when `max` endpoints (of its merchant, in platform mode) exist already. Its place in the log is the log's end. */
   createEndpoint(endpoint: StoredEndpoint, max: number): Promise<boolean>;
-  /** Oldest first. */
-  listEndpoints(): Promise<StoredEndpoint[]>;
+  /** Oldest first: of one merchant (platform mode), or every one (single mode; the worker). */
+  listEndpoints(merchantId?: string | null): Promise<StoredEndpoint[]>;
   getEndpoint(id: string): Promise<StoredEndpoint | null>;
   /** Null when there is no such endpoint. */
   updateEndpoint(id: string, patch: EndpointPatch): Promise<StoredEndpoint | null>;
   deleteEndpoint(id: string): Promise<boolean>;
+  /**
+   * Replaces the endpoint's secrets only if they are still `expected` (compare-and-set: a re-wrap never undoes a
+   * rotation made meanwhile); false when they changed or the endpoint is gone.
+   */
+  replaceSecrets(id: string, expected: StoredEndpoint['secrets'], next: StoredEndpoint['secrets']): Promise<boolean>;
   /** Disables an enabled endpoint; false when it was not enabled (another replica did it first). */
   disableOnce(id: string, reason: string): Promise<boolean>;
 

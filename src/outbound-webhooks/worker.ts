@@ -22,7 +22,8 @@ import type { Dispatcher } from './dispatcher.js';
 import { passOver, type PassContext } from './endpoint-pass.js';
 import { EndpointSchedule } from './endpoint-schedule.js';
 import type { WebhookMetrics } from './metrics.js';
-import { takesKind, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { MerchantSlots } from './merchant-slots.js';
+import { merchantOfEndpoint, takesEvent, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import type { OutboundStore } from './store.js';
 
 interface WorkerSettings {
@@ -33,6 +34,8 @@ interface WorkerSettings {
   disableAfterMs: number;
   /** How often endpoints are re-read and every endpoint gets a full pass. Default 1000 ms. */
   pollMs?: number;
+  /** Platform mode: attempts at once on this replica, per merchant and in all (merchant-slots.ts); absent: single mode. */
+  fairness?: { maxInFlightPerMerchant: number; maxInFlight: number } | null;
 }
 
 interface WorkerDeps {
@@ -62,6 +65,7 @@ export class DeliveryWorker {
   private readonly pass: PassContext;
   private timer: NodeJS.Timeout | null = null;
   private readonly waker = coalescedWakes((id, full) => void this.passes(id, full));
+  private readonly slots: MerchantSlots | null;
   private stopped = false;
   private warnedDown = false;
 
@@ -70,6 +74,8 @@ export class DeliveryWorker {
     private readonly deps: WorkerDeps,
   ) {
     this.visibilityMs = settings.timeoutMs + 5_000;
+    const fair = settings.fairness;
+    this.slots = fair ? new MerchantSlots(fair.maxInFlight, fair.maxInFlightPerMerchant, (id) => this.soon(id, true)) : null;
     this.attempts = new DeliveryAttempts({
       ...deps,
       retryScheduleMs: settings.retryScheduleMs,
@@ -87,6 +93,7 @@ export class DeliveryWorker {
       retrySetMax: settings.retrySetMax,
       now: deps.now,
       begin: (endpoint, record, ackSeq) => this.begin(endpoint, record, ackSeq),
+      slots: this.slots,
     };
   }
 
@@ -118,11 +125,16 @@ export class DeliveryWorker {
     for (const id of this.endpoints.keys()) this.soon(id, true);
   }
 
-  /** A light pass, soon, for the endpoints that take the event's kind (the others read past it on their full pass). */
-  wakeFor(event: Pick<LoggedPaymentEvent, 'kind'>): void {
+  /**
+   * A light pass, soon, for the endpoints that take the event (the others read past it on their full pass). In
+   * platform mode another merchant's endpoints are not told of it: they read past it with their own merchant's next.
+   */
+  wakeFor(event: Pick<LoggedPaymentEvent, 'kind' | 'merchantId'>): void {
     for (const endpoint of this.endpoints.values()) {
+      const merchant = merchantOfEndpoint(endpoint.id);
+      if (merchant !== null && merchant !== event.merchantId) continue;
       this.scheduleOf(endpoint.id).heard += 1;
-      if (takesKind(endpoint, event.kind)) this.soon(endpoint.id, false);
+      if (takesEvent(endpoint, event)) this.soon(endpoint.id, false);
     }
   }
 
@@ -187,6 +199,8 @@ export class DeliveryWorker {
       .catch((err: unknown) => this.storeDown(err))
       .finally(() => {
         schedule.inFlight -= 1;
+        const merchant = this.slots ? merchantOfEndpoint(endpoint.id) : null;
+        if (merchant !== null) this.slots!.release(merchant);
         this.running.delete(attempt);
         // Only work a pass left behind for want of this slot needs one now; the rest waits for its wake or the poll.
         const back = schedule.comeBackFor;

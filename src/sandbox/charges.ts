@@ -186,7 +186,7 @@ export function finishCharge(ctx: SandboxContext, account: Account, charge: Char
   charge.updatedAt = now;
   charge.operatorId = newOperatorId(charge.provider, now);
   if (status === 'success') account.collection.available += charge.amount - feeAmount(charge.amount, charge.feeBps);
-  ctx.emit(status === 'success' ? 'charge.success' : 'charge.failed', chargeView(charge));
+  ctx.emit(status === 'success' ? 'charge.success' : 'charge.failed', chargeView(charge), account);
   settleCheckoutOfCharge(ctx, account, charge);
 }
 

@@ -59,7 +59,7 @@ export function initializeCheckout(ctx: SandboxContext, account: Account, raw: u
   };
   account.checkouts.set(checkout.uuid, checkout);
   ctx.accounts.indexCheckout(account, checkout);
-  ctx.emit('checkout.pending', checkoutView(checkout));
+  ctx.emit('checkout.pending', checkoutView(checkout), account);
   return {
     reference: checkout.publicReference,
     authorization_url: `${ctx.baseUrl()}${checkoutPagePath(checkout)}`,
@@ -89,5 +89,5 @@ export function settleCheckoutOfCharge(ctx: SandboxContext, account: Account, ch
   if (charge.status !== 'success' && charge.status !== 'failed') return;
   checkout.status = charge.status;
   checkout.updatedAt = ctx.clock.now();
-  ctx.emit(checkout.status === 'success' ? 'checkout.success' : 'checkout.failed', checkoutView(checkout));
+  ctx.emit(checkout.status === 'success' ? 'checkout.success' : 'checkout.failed', checkoutView(checkout), account);
 }

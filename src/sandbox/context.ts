@@ -1,6 +1,6 @@
 // What every resource module needs from the running sandbox.
 import type { Clock, Scheduler } from './clock.js';
-import type { AccountStore } from './store.js';
+import type { Account, AccountStore } from './store.js';
 
 export interface SandboxDelays {
   /** pay_offline charges complete by themselves after this. Default 5 s. */
@@ -46,8 +46,8 @@ export interface SandboxContext {
   readonly scheduler: Scheduler;
   readonly delays: SandboxDelays;
   readonly accounts: AccountStore;
-  /** Sends a webhook (if a target is set) without waiting for it. */
-  emit(kind: WebhookEventKind, data: unknown): void;
+  /** Sends a webhook of the account's (to its own target, else the sandbox's, if one is set) without waiting for it. */
+  emit(kind: WebhookEventKind, data: unknown, account: Account): void;
   /** Base URL of the running server, for links such as authorization_url. */
   baseUrl(): string;
   log(line: string): void;

@@ -76,6 +76,11 @@ export interface Sandbox {
   /** Changes the delivery target at run time (later events only; retries keep their target). */
   setWebhook(target: SandboxWebhookTarget | null): void;
   /**
+   * Gives the key's account (created if new) a delivery target of its own, as each merchant of the service sets its
+   * own webhook URL: its events go there rather than to `setWebhook`'s (null: back to that one).
+   */
+  setAccountWebhook(apiKey: string, target: SandboxWebhookTarget | null): void;
+  /**
    * Test convenience: sets balances of the key's account (created if new).
    * Integers >= 0; fields left out keep their value. Throws for a key the API would refuse.
    */
@@ -111,7 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     scheduler,
     delays,
     accounts,
-    emit: (kind, data) => webhooks.emit(kind, data),
+    emit: (kind, data, account) => webhooks.emit(kind, data, account.id),
     baseUrl: () => baseUrl,
     log,
   };
@@ -144,6 +149,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     webhookFaults: webhookFaultControl,
     setWebhook: (target) => webhooks.setTarget(target),
+    setAccountWebhook(apiKey, target) {
+      if (!isTestKey(apiKey)) throw new TypeError('setAccountWebhook needs a test key (sk_test_...)');
+      webhooks.setTarget(target, accounts.authenticate(apiKey)!.id);
+    },
     setBalance: (apiKey, patch) => setBalance(accounts, apiKey, patch),
     topUp(apiKey, wallet, amount) {
       if (!isTestKey(apiKey)) throw new TypeError('topUp needs a test key (sk_test_...)');

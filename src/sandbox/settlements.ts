@@ -55,22 +55,22 @@ export function createSettlement(ctx: SandboxContext, account: Account, raw: unk
     nextMove: null,
   };
   account.settlements.set(settlement.reference, settlement);
-  ctx.emit('settlement.processing', settlementView(settlement));
+  ctx.emit('settlement.processing', settlementView(settlement), account);
   settlement.nextMove = ctx.scheduler.after(ctx.delays.settlementInTransitMs, () => {
-    move(ctx, settlement, 'in_transit');
+    move(ctx, account, settlement, 'in_transit');
     settlement.nextMove = ctx.scheduler.after(ctx.delays.settlementSuccessMs, () => {
       settlement.nextMove = null;
       account.collection.pending -= settlement.amount;
-      move(ctx, settlement, 'success');
+      move(ctx, account, settlement, 'success');
     });
   });
   return settlement;
 }
 
-function move(ctx: SandboxContext, settlement: SettlementRecord, status: SettlementStatus): void {
+function move(ctx: SandboxContext, account: Account, settlement: SettlementRecord, status: SettlementStatus): void {
   settlement.status = status;
   settlement.updatedAt = ctx.clock.now();
-  ctx.emit(`settlement.${status}` as const, settlementView(settlement));
+  ctx.emit(`settlement.${status}` as const, settlementView(settlement), account);
 }
 
 export function findSettlement(account: Account, reference: string): SettlementRecord {
@@ -88,7 +88,7 @@ export function cancelSettlement(ctx: SandboxContext, account: Account, referenc
   settlement.nextMove = null;
   account.collection.pending -= settlement.amount;
   account.collection.available += settlement.amount;
-  move(ctx, settlement, 'cancelled');
+  move(ctx, account, settlement, 'cancelled');
   return settlement;
 }
 

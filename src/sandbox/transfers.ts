@@ -107,7 +107,7 @@ function complete(ctx: SandboxContext, account: Account, transfer: TransferRecor
   } else {
     transfer.status = 'success';
   }
-  ctx.emit(transfer.status === 'success' ? 'transfer.success' : 'transfer.failed', transferView(transfer));
+  ctx.emit(transfer.status === 'success' ? 'transfer.success' : 'transfer.failed', transferView(transfer), account);
 }
 
 export function createTransfer(ctx: SandboxContext, account: Account, raw: unknown, ipAddress: string): TransferRecord {

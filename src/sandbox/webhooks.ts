@@ -45,6 +45,8 @@ interface Prepared {
 
 export class WebhookDispatcher {
   private target: SandboxWebhookTarget | null = null;
+  /** Accounts with a target of their own (by account id). */
+  private readonly accountTargets = new Map<string, SandboxWebhookTarget>();
   private readonly agent = new Agent({
     connect: { timeout: WEBHOOK_TIMEOUT_MS },
     headersTimeout: WEBHOOK_TIMEOUT_MS,
@@ -64,7 +66,8 @@ export class WebhookDispatcher {
     private readonly faults: WebhookFaults,
   ) {}
 
-  setTarget(target: SandboxWebhookTarget | null): void {
+  /** The target of every account, or (`accountId`) of one account only. */
+  setTarget(target: SandboxWebhookTarget | null, accountId?: string): void {
     if (target) {
       const url = new URL(target.url);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('webhook url must be http(s)');
@@ -73,14 +76,17 @@ export class WebhookDispatcher {
         throw new TypeError(`unknown webhook scheme ${String(target.scheme)}`);
       }
     }
-    this.target = target ? { ...target } : null;
+    if (accountId === undefined) this.target = target ? { ...target } : null;
+    else if (target) this.accountTargets.set(accountId, { ...target });
+    else this.accountTargets.delete(accountId);
   }
 
-  emit(event: WebhookEventKind, data: unknown): void {
-    if (this.closed || !this.target) return;
+  emit(event: WebhookEventKind, data: unknown, accountId: string): void {
+    const target = this.accountTargets.get(accountId) ?? this.target;
+    if (this.closed || !target) return;
     const body = Buffer.from(JSON.stringify({ event, data }), 'utf8');
     // Signed with the target of the moment: retries, copies and late sends keep the bytes and the signature.
-    const prepared: Prepared = { event, url: this.target.url, body, signature: signWebhook(body, this.target.secret, this.target.scheme) };
+    const prepared: Prepared = { event, url: target.url, body, signature: signWebhook(body, target.secret, target.scheme) };
     const fault = this.faults.take(event, data);
     switch (fault?.kind) {
       case undefined:

@@ -95,6 +95,8 @@ export function createContext(services: GatewayServices, caller: Partial<Caller>
     idempotency: merchant ? (services.idempotency.forMerchant?.(merchant.id) ?? services.idempotency) : services.idempotency,
     // Platform mode: the merchant's own ext_id index (none: its search answers SERVICE_UNAVAILABLE, never another's).
     extIds: merchant ? services.extIds?.forMerchant?.(merchant.id) : services.extIds,
+    // Platform mode: the merchant's own subscription sources, calling the service with its own client.
+    live: merchant ? services.live.forMerchant(merchant.id, merchant.upstream) : services.live,
     upstream,
     principal,
     clientIp,

@@ -152,7 +152,9 @@ async function follow(
   } catch (err) {
     await stream.return?.();
     if (!isNotFound(err)) throw err;
-    throw topLevelError('NOT_FOUND', { resource: type }, { extensions: { resource: type, reference } });
+    // Platform mode: the very answer an unknown reference gets, whoever's it is (no echo to tell them apart by).
+    const echo = ctx.platform ? {} : { reference };
+    throw topLevelError('NOT_FOUND', { resource: type }, { extensions: { resource: type, ...echo } });
   }
   // Not an async generator: its return() would wait for a pending next(), and a client leaving while no
   // change comes would never be let go. The stream's own return() ends it at once.

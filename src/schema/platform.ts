@@ -47,6 +47,7 @@ export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
   'createBulkTransfer',
   'createSettlement',
   'cancelSettlement',
+  // Payout batches: the merchant's own batches, runner slots and pacer (src/payout-batches/).
   'payoutBatch',
   'payoutBatches',
   'payoutBatchUpdated',
@@ -55,6 +56,22 @@ export const MERCHANT_FIELDS: ReadonlySet<string> = new Set([
   'startPayoutBatch',
   'approvePayoutBatch',
   'cancelPayoutBatch',
+  // Following one resource: the merchant's own pollers and client (src/live/).
+  'chargeUpdated',
+  'checkoutUpdated',
+  'transferUpdated',
+  'settlementUpdated',
+  // Webhooks to the merchant's servers: its own endpoints, deliveries and secrets (src/outbound-webhooks/).
+  'webhookEndpoints',
+  'webhookDeliveries',
+  'webhookEventKinds',
+  'createWebhookEndpoint',
+  'updateWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookEndpointSecret',
+  'sendTestWebhook',
+  'redeliverWebhook',
+  'replayWebhookEvents',
 ]);
 
 /** What platform mode says of a root field for this request: open to the scope rule, or refused and why. */

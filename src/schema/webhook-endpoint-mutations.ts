@@ -65,7 +65,9 @@ const CreatePayload = builder.objectRef<{ endpoint: EndpointView; secret: string
   description: 'The new endpoint and its signing secret.',
   fields: (t) => ({
     endpoint: t.field({ type: WebhookEndpointRef, resolve: (p) => p.endpoint, description: 'The endpoint.' }),
-    secret: t.exposeString('secret', {
+    secret: t.string({
+      // Platform mode keeps the answer sealed (it is stored for its idempotency key): opened only as it is written out.
+      resolve: (p, _args, ctx) => service(ctx).revealSecret(p.secret),
       description: 'The signing secret (`whsec_…`), shown only here: keep it in your server’s configuration to verify signatures.',
     }),
   }),

@@ -31,10 +31,15 @@ import { decodeGlobalId, encodeGlobalId } from './nodes.js';
 
 const SCOPE = 'webhooks:manage' as const;
 
-/** The outgoing-webhooks service of a request. Throws WebhooksUnavailableError when the gateway runs without one. */
+/**
+ * The outgoing-webhooks service of a request: in platform mode, its merchant's (platform.ts lets no request without
+ * one reach these fields). Throws WebhooksUnavailableError when the gateway runs without one.
+ */
 export function service(ctx: GatewayContext): OutboundWebhooks {
   if (!ctx.outboundWebhooks) throw new WebhooksUnavailableError();
-  return ctx.outboundWebhooks;
+  if (!ctx.platform) return ctx.outboundWebhooks;
+  if (!ctx.merchant) throw new WebhooksUnavailableError();
+  return ctx.outboundWebhooks.forMerchant(ctx.merchant.id);
 }
 
 /** An id as given: the global ID of `typename`, or the raw id (`we_…`, a delivery's own id). */

@@ -16,6 +16,8 @@ describe('outbound webhook settings', () => {
       allowPrivateTargets: true,
       maxInFlightPerEndpoint: 10,
       retrySetMax: 1_000,
+      // Platform mode only: attempts at once per replica, per merchant and in all.
+      fairness: { maxInFlightPerMerchant: 20, maxInFlight: 200 },
     });
     expect(sandbox.retryScheduleMs.reduce((a, b) => a + b, 0) / 3_600_000).toBeCloseTo(27.6, 1);
     const live = loadConfig({ PAYMENT_BASE_URL: 'https://pay.example', PAYMENT_API_KEY: 'sk_live_x', AUTH_JWT_SECRET: 'x'.repeat(32) });
@@ -26,6 +28,12 @@ describe('outbound webhook settings', () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s, 2m,3h' }).outboundWebhooks.retryScheduleMs).toEqual([1_000, 120_000, 10_800_000]);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(ConfigError);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+  });
+
+  it('reads the fair share of platform mode’s delivery worker', () => {
+    const { fairness } = loadConfig({ WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: '3', WEBHOOK_MAX_IN_FLIGHT: '7' }).outboundWebhooks;
+    expect(fairness).toEqual({ maxInFlightPerMerchant: 3, maxInFlight: 7 });
+    expect(() => loadConfig({ WEBHOOK_MAX_IN_FLIGHT: '0' })).toThrow(/WEBHOOK_MAX_IN_FLIGHT/);
   });
 
   it('each wait is the scheduled one within ±20%, and the schedule ends', () => {

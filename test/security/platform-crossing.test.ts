@@ -35,6 +35,9 @@ interface Resources {
   settlement: string;
   /** A draft payout batch, made under the idempotency key k1 (as the other merchant's). */
   batch: string;
+  /** A webhook endpoint's global id, and one of its deliveries' (a test event's). */
+  endpoint: string;
+  delivery: string;
 }
 
 /** What a row's variables point at: the other merchant's resources, or ones that do not exist. */
@@ -49,6 +52,8 @@ const UNKNOWN: Target = {
   transfer: 'tr_000000000000000000000000',
   settlement: '00000000-0000-4000-8000-000000000000',
   batch: 'pb_000000000000000000000000',
+  endpoint: Buffer.from('WebhookEndpoint:we_00000000000000000000_000000000000000000000000').toString('base64url'),
+  delivery: Buffer.from('WebhookDelivery:we_00000000000000000000_000000000000000000000000.evt_test_0').toString('base64url'),
 };
 
 /** A row: its document, its variables from a target, and what platform mode does with the field. */
@@ -107,9 +112,13 @@ const ROWS: Record<string, Row> = {
     variables: (t) => ({ id: t.batch }),
   },
   'Query.payoutBatches': { kind: 'merchant', query: '{ payoutBatches(first: 50) { totalCount edges { node { batchId } } } }' },
-  'Query.webhookDeliveries': { kind: 'not_yet', query: '{ webhookDeliveries(endpointId: "we_x", first: 1) { totalCount } }' },
-  'Query.webhookEndpoints': { kind: 'not_yet', query: '{ webhookEndpoints { totalCount } }' },
-  'Query.webhookEventKinds': { kind: 'not_yet', query: '{ webhookEventKinds }' },
+  'Query.webhookDeliveries': {
+    kind: 'merchant',
+    query: 'query($e: ID!) { webhookDeliveries(endpointId: $e, first: 10) { totalCount edges { node { id kind } } } }',
+    variables: (t) => ({ e: t.endpoint }),
+  },
+  'Query.webhookEndpoints': { kind: 'merchant', query: '{ webhookEndpoints(first: 50) { edges { node { id url } } } }' },
+  'Query.webhookEventKinds': { kind: 'merchant', query: '{ webhookEventKinds }' },
   'Mutation.createCharge': {
     kind: 'merchant',
     creates: true,
@@ -204,37 +213,47 @@ const ROWS: Record<string, Row> = {
     variables: (t) => ({ i: { batchId: t.batch } }),
   },
   'Mutation.createWebhookEndpoint': {
-    kind: 'not_yet',
-    query: `mutation { createWebhookEndpoint(input: { url: "https://shop.example/h", idempotencyKey: "k1" }) { __typename } }`,
+    kind: 'merchant',
+    creates: true,
+    query: `mutation { createWebhookEndpoint(input: { url: "https://shop.example/h", idempotencyKey: "k1" }) { __typename ... on CreateWebhookEndpointPayload { endpoint { id } } ... on PaymentError { code } } }`,
   },
   'Mutation.updateWebhookEndpoint': {
-    kind: 'not_yet',
-    query: `mutation { updateWebhookEndpoint(input: { endpointId: "we_x" }) { __typename } }`,
+    kind: 'merchant',
+    query: `mutation($e: ID!) { updateWebhookEndpoint(input: { endpointId: $e, url: "https://evil.example/h" }) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ e: t.endpoint }),
   },
   'Mutation.deleteWebhookEndpoint': {
-    kind: 'not_yet',
-    query: `mutation { deleteWebhookEndpoint(input: { endpointId: "we_x" }) { __typename } }`,
+    kind: 'merchant',
+    query: `mutation($e: ID!) { deleteWebhookEndpoint(input: { endpointId: $e }) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ e: t.endpoint }),
   },
   'Mutation.rotateWebhookEndpointSecret': {
-    kind: 'not_yet',
-    query: `mutation { rotateWebhookEndpointSecret(input: { endpointId: "we_x" }) { __typename } }`,
+    kind: 'merchant',
+    query: `mutation($e: ID!) { rotateWebhookEndpointSecret(input: { endpointId: $e }) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ e: t.endpoint }),
   },
-  'Mutation.sendTestWebhook': { kind: 'not_yet', query: `mutation { sendTestWebhook(input: { endpointId: "we_x" }) { __typename } }` },
+  'Mutation.sendTestWebhook': {
+    kind: 'merchant',
+    query: `mutation($e: ID!) { sendTestWebhook(input: { endpointId: $e }) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ e: t.endpoint }),
+  },
   'Mutation.redeliverWebhook': {
-    kind: 'not_yet',
-    query: `mutation { redeliverWebhook(input: { deliveryId: "we_x.evt_x" }) { __typename } }`,
+    kind: 'merchant',
+    query: `mutation($d: ID!) { redeliverWebhook(input: { deliveryId: $d }) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ d: t.delivery }),
   },
   'Mutation.replayWebhookEvents': {
-    kind: 'not_yet',
-    query: `mutation { replayWebhookEvents(input: { endpointId: "we_x", since: "2026-01-01T00:00:00Z" }) { __typename } }`,
+    kind: 'merchant',
+    query: `mutation($e: ID!) { replayWebhookEvents(input: { endpointId: $e, since: "2026-01-01T00:00:00Z" }) { __typename ... on PaymentError { code message } } }`,
+    variables: (t) => ({ e: t.endpoint }),
   },
   'Subscription.chargeUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { chargeUpdated(reference: $r) { reference } }',
     variables: (t) => ({ r: t.charge }),
   },
   'Subscription.checkoutUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { checkoutUpdated(reference: $r) { id } }',
     variables: (t) => ({ r: t.checkout }),
   },
@@ -250,12 +269,12 @@ const ROWS: Record<string, Row> = {
     variables: (t) => ({ id: t.batch }),
   },
   'Subscription.settlementUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { settlementUpdated(reference: $r) { reference } }',
     variables: (t) => ({ r: t.settlement }),
   },
   'Subscription.transferUpdated': {
-    kind: 'not_yet',
+    kind: 'merchant',
     query: 'subscription($r: String!) { transferUpdated(reference: $r) { reference } }',
     variables: (t) => ({ r: t.transfer }),
   },
@@ -284,7 +303,7 @@ async function merchantWithResources(name: string): Promise<Resources> {
   );
   const { id: merchantGlobalId, merchantId } = created.data!.createMerchant.merchant;
   const as = { 'x-merchant-id': merchantId };
-  const run = async (field: string) => (await operatorCall(ROWS[field]!.query, ROWS[field]!.variables!(UNKNOWN), as)).data!;
+  const run = async (field: string) => (await operatorCall(ROWS[field]!.query, ROWS[field]!.variables?.(UNKNOWN) ?? {}, as)).data!;
   const charge = (await run('Mutation.createCharge')).createCharge.reference as string;
   // Paid, so that the collection balance covers the settlement.
   const otp = ROWS['Mutation.submitChargeOtp']!;
@@ -296,7 +315,10 @@ async function merchantWithResources(name: string): Promise<Resources> {
   const items = ROWS['Mutation.addPayoutBatchItems']!;
   await operatorCall(items.query, { i: { batchId: batch, page: 1, items: [{ amount: 1000, recipientPhone: '76000001' }] } }, as);
   const chargeId = Buffer.from(`Charge:${charge}`).toString('base64url');
-  return { merchantId, merchantGlobalId, apiKey, charge, chargeId, checkout, transfer, settlement, batch };
+  const endpoint = (await run('Mutation.createWebhookEndpoint')).createWebhookEndpoint.endpoint.id as string;
+  const test = 'mutation($e: ID!) { sendTestWebhook(input: { endpointId: $e }) { ... on SendTestWebhookPayload { delivery { id } } } }';
+  const delivery = (await operatorCall(test, { e: endpoint }, as)).data!.sendTestWebhook.delivery.id as string;
+  return { merchantId, merchantGlobalId, apiKey, charge, chargeId, checkout, transfer, settlement, batch, endpoint, delivery };
 }
 
 /** An event of a merchant's webhook route (null: one no merchant's route received), about its charge. */
@@ -388,7 +410,20 @@ async function send(row: Row, variables: Record<string, unknown>, headers: Recor
 const shape = (res: GraphQLResponse<unknown>) => res.raw.replace(/"requestId":"[^"]+"/g, '');
 
 /** Every reference and id of a merchant that must never reach another merchant's caller. */
-const marks = (r: Resources) => [r.merchantId, r.merchantGlobalId, r.charge, r.chargeId, r.checkout, r.transfer, r.settlement, r.batch];
+const marks = (r: Resources) => [
+  r.merchantId,
+  r.merchantGlobalId,
+  r.charge,
+  r.chargeId,
+  r.checkout,
+  r.transfer,
+  r.settlement,
+  r.batch,
+  r.endpoint,
+  r.delivery,
+  // An endpoint's own id (inside its global id) names its merchant's.
+  Buffer.from(r.endpoint, 'base64url').toString('utf8').split(':')[1]!,
+];
 
 /** Whether the sandbox account of an API key holds a charge, transfer or settlement (asked over HTTP). */
 async function holds(apiKey: string, path: string): Promise<boolean> {
@@ -451,6 +486,12 @@ describe('no crossing between merchants, generated from the schema', () => {
       expect(await holds(other.apiKey, `charges/${own.charge}`)).toBe(false);
       expect(await holds(other.apiKey, `transfers/${own.transfer}`)).toBe(false);
       expect(await holds(other.apiKey, `settlements/${own.settlement}`)).toBe(false);
+      // Its webhook endpoint is still there, as it made it, and listed for no one else.
+      const endpoints = '{ webhookEndpoints(first: 50) { edges { node { id url } } } }';
+      const listed = (await operatorCall(endpoints, {}, { 'x-merchant-id': own.merchantId })).raw;
+      expect(listed).toContain(own.endpoint);
+      expect(listed).not.toContain('evil.example');
+      expect(listed).not.toContain(other.endpoint);
     }
   });
 });

@@ -1,0 +1,142 @@
+// Platform mode's delivery worker is fair between merchants: merchant A, with two endpoints whose receiver holds
+// every answer and a backlog of 30 events, never has more than WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT attempts open; when
+// A holds every slot of the replica (WEBHOOK_MAX_IN_FLIGHT) and B's event arrives, the first slot A frees goes to B,
+// before any more of A's backlog. Asserted by order (what each receiver had received when B's delivery came), never
+// by time. In process, with real receivers and a real Redis.
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { parse } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import { uniqueNamespace } from '../events/redis-helpers.js';
+import { testKey, type TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
+import { waitFor } from '../helpers/wait.js';
+import { CREATE_ENDPOINT } from './helpers.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of this suite
+type Doc = TypedDocumentNode<any, Record<string, unknown>>;
+
+const namespace = uniqueNamespace('outbound-fairness');
+const BACKLOG = 30;
+let stack: TestStack;
+
+/** A receiver that holds its answers while `holding`, and says how many requests it has had and holds. */
+interface HoldingReceiver {
+  url: string;
+  received: string[];
+  held: ServerResponse[];
+  holding: boolean;
+  /** The most requests it held open at once. */
+  mostHeld: number;
+  answerOne(): void;
+  answerAll(): void;
+  close(): Promise<void>;
+}
+
+async function holdingReceiver(): Promise<HoldingReceiver> {
+  const receiver: HoldingReceiver = {
+    url: '',
+    received: [],
+    held: [],
+    holding: true,
+    mostHeld: 0,
+    answerOne: () => receiver.held.shift()?.end('ok'),
+    answerAll: () => {
+      receiver.holding = false;
+      for (const res of receiver.held.splice(0)) res.end('ok');
+    },
+    close: async () => {
+      receiver.answerAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      receiver.received.push(Buffer.concat(chunks).toString('utf8'));
+      if (!receiver.holding) return void res.end('ok');
+      receiver.held.push(res);
+      receiver.mostHeld = Math.max(receiver.mostHeld, receiver.held.length);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return receiver;
+}
+
+const receivers: HoldingReceiver[] = [];
+
+beforeAll(async () => {
+  stack = await startPlatformStack(namespace, {
+    inProcess: true,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_MAX_IN_FLIGHT_PER_MERCHANT: '2', WEBHOOK_MAX_IN_FLIGHT: '2' },
+    outboundWebhooks: { pollMs: 50 },
+  });
+}, 30_000);
+
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  await closePlatformStack(stack, namespace);
+});
+
+/** A merchant with an endpoint to each receiver; returns its id. */
+async function merchantWith(name: string, urls: string[]): Promise<string> {
+  const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
+  const as = (token: string, query: string, variables: Record<string, unknown>) =>
+    stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${token}` });
+  const created = await as(
+    operator,
+    `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
+    { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
+  );
+  const id = created.data!.createMerchant.merchant.merchantId as string;
+  const token = (
+    await mintStaffToken({ secret: stack.jwtSecret, scopes: ['webhooks:manage'], subject: name, ttlSeconds: 600, merchantId: id })
+  ).token;
+  for (const url of urls) {
+    const made = await as(token, CREATE_ENDPOINT, { input: { url, idempotencyKey: randomUUID() } });
+    if (made.data?.createWebhookEndpoint.__typename !== 'CreateWebhookEndpointPayload') throw new Error(made.raw);
+  }
+  return id;
+}
+
+const event = (merchantId: string, n: number) => ({
+  id: `${merchantId}:evt_${n}`,
+  kind: 'charge.success',
+  receivedAt: new Date().toISOString(),
+  reference: `ch_${n}`,
+  resourceType: null,
+  payload: { event: 'charge.success', data: { n } },
+  merchantId,
+});
+
+it('gives B’s first delivery the first slot A frees, while A’s backlog to a slow receiver waits within its cap', async () => {
+  const slowA = await holdingReceiver();
+  const fastB = await holdingReceiver();
+  receivers.push(slowA, fastB);
+  fastB.holding = false;
+  const a = await merchantWith('fairnessa', [slowA.url, slowA.url]);
+  const b = await merchantWith('fairnessb', [fastB.url]);
+
+  for (let n = 0; n < BACKLOG; n++) await logOnce(stack.gateway.bus, event(a, n));
+  // A holds both slots of the replica (its cap, and every slot there is).
+  await waitFor(() => slowA.held.length === 2, 'A’s first two attempts', 10_000, 5);
+  await logOnce(stack.gateway.bus, event(b, 1_000));
+  // Nothing is free: B waits. The first slot A frees is B's, not A's next event.
+  slowA.answerOne();
+  await waitFor(() => fastB.received.length === 1, 'B’s delivery', 10_000, 5);
+  expect(slowA.received.length).toBe(2);
+  expect(JSON.parse(fastB.received[0]!).data.n).toBe(1_000);
+
+  // Then A's backlog drains, never more than its cap at once: two endpoints, each event to both.
+  slowA.answerAll();
+  await waitFor(() => slowA.received.length >= BACKLOG * 2, 'A’s backlog delivered', 20_000, 10);
+  expect(slowA.mostHeld).toBe(2);
+  const delivered = slowA.received.map((body) => (JSON.parse(body) as { data: { n: number } }).data.n);
+  expect([...new Set(delivered)].sort((x, y) => x - y)).toEqual(Array.from({ length: BACKLOG }, (_, n) => n));
+}, 40_000);
