@@ -1,8 +1,9 @@
 // Offboarding on a Redis Cluster of three primaries (each with a replica), started by this test on spare ports and
 // stopped by PID (test/helpers/redis-topology.ts): merchants spread over every shard by their hash tag, writes wait
 // for a replica (REDIS_MIN_REPLICAS=1), and after the purge no key of the offboarded merchant remains on any node,
-// primary or replica (its idempotency keys, payout batches, rate-limit counters and ext_id index included, written by the stores
-// themselves as platform mode writes them), while every other merchant's keys stay.
+// primary or replica (its idempotency keys, payout batches, rate-limit counters, ext_id index and webhook endpoints with
+// their deliveries included, written by the stores themselves as platform mode writes them), while every other
+// merchant's keys stay.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -21,6 +22,8 @@ import { redisRateLimiter } from '../../src/limits/rate-limiter.js';
 import { merchantLimitKey, rateLimitKey } from '../../src/limits/operation-limits.js';
 import { silentLogger } from '../../src/logger.js';
 import { redisExtIdIndex } from '../../src/ext-id-index/index.js';
+import { newDeliveryRecord, newEndpointId } from '../../src/outbound-webhooks/model.js';
+import { redisOutboundStore } from '../../src/outbound-webhooks/redis-store.js';
 import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -114,6 +117,8 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   // The other merchant's idempotency key, batch and counter stay.
   const kept = await keysOn((await cluster.shardOf(redis.tagged(`m:${staying[0]!.id}`, 'x'))).primary.port, `*${staying[0]!.id}*`);
   expect(kept.filter((key) => /:idem:|payout-batches|ratelimit|extids/.test(key)).length).toBeGreaterThanOrEqual(6);
+  // Its webhook endpoint, the endpoint's listing and its deliveries stay too.
+  expect(kept.filter((key) => /:webhooks:/.test(key)).length).toBeGreaterThanOrEqual(3);
 }, 120_000);
 
 /** A claimed and a completed idempotency key, a payout-batch document and lease, and rate-limit counters of a merchant. */
@@ -155,6 +160,49 @@ async function writeAsPlatformMode(merchantId: string): Promise<void> {
     { extId: 'order-2', reference: 'ch_2' },
   ]);
   expect(await extIds.forMerchant!(merchantId).references('order-1')).toEqual(['ch_1']);
+  // A webhook endpoint of the merchant, a delivery waiting for its retry and one settled: every key under its tag
+  // (the Lua scripts run in its slot on a Cluster), recorded in its index before they are written.
+  const outbound = redisOutboundStore({
+    redis,
+    logKey: redis.key('events', 'log'),
+    merchantKeys: {
+      tag: merchantTag,
+      own: async (id, keys) => {
+        for (const key of keys) await registry.store.ownKey(id, key);
+      },
+    },
+  });
+  const endpointId = newEndpointId(merchantId);
+  const endpoint = {
+    id: endpointId,
+    url: 'https://receiver.example/hooks',
+    description: null,
+    kinds: [],
+    enabled: true,
+    disabledReason: null,
+    createdAt: new Date(clock.ms).toISOString(),
+    secrets: { current: 'sealed-in-platform-mode', previous: null, previousExpiresAt: null },
+    lastSuccessAt: null,
+    failingSince: null,
+    consecutiveFailures: 0,
+  };
+  expect(await outbound.createEndpoint(endpoint, 10)).toBe(true);
+  const event = (n: number) => ({
+    id: `evt_${n}`,
+    kind: 'charge.success',
+    receivedAt: new Date(clock.ms).toISOString(),
+    reference: `ch_${n}`,
+    resourceType: 'charge' as const,
+    payload: {},
+    merchantId,
+    seq: `${n}-0`,
+  });
+  expect(await outbound.enqueue(newDeliveryRecord(endpointId, event(1), 'evt_1', clock.ms + 60_000))).toBe(true);
+  const settled = newDeliveryRecord(endpointId, event(2), 'evt_2', clock.ms);
+  const attempt = { at: new Date(clock.ms).toISOString(), httpStatus: 204, durationMs: 5, error: null, responseBodyExcerpt: null };
+  expect((await outbound.recordAttempt({ ...settled, status: 'SUCCEEDED', attempts: [attempt] }, null, 'ok', clock.ms)).kept).toBe(true);
+  expect((await outbound.listDeliveries(endpointId)).map((d) => d.eventId).sort()).toEqual(['evt_1', 'evt_2']);
+  expect((await outbound.listEndpoints(merchantId)).map((e) => e.id)).toEqual([endpointId]);
 }
 
 it('tells an orphaned claim of a merchant from a held one on a Cluster, its holder’s presence being in another slot', async () => {
