@@ -26,8 +26,8 @@ import {
   type ExtIdIndex,
 } from './ext-id-index/index.js';
 import { realClock, type Clock } from './reconcile/clock.js';
-import { startReconciler, type Reconciler } from './reconcile/reconciler.js';
-import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js';
+import { startReconciler, type MerchantWatches, type Reconciler } from './reconcile/reconciler.js';
+import { memoryReconcileStore, redisMerchantReconcileStore, redisReconcileStore, type ReconcileStore } from './reconcile/store.js';
 import { createHealthProbe } from './health/health.js';
 import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
@@ -44,6 +44,8 @@ import {
   merchantExpiringIndex,
   merchantKeyIndex,
   merchantTag,
+  memoryMerchantSet,
+  redisMerchantSet,
   redisEpoch,
   redisWriteHealth,
   type GatewayRedis,
@@ -321,7 +323,13 @@ function buildIdempotencyStore(
 }
 
 /** Subscriptions' live updates, and the reconciler that makes up for a webhook that never comes. */
-function buildLiveLayer({ config, log, options, shutdown }: Startup, redis: GatewayRedis | null, bus: EventBus, upstream: UpstreamClient) {
+function buildLiveLayer(
+  { config, log, options, shutdown }: Startup,
+  redis: GatewayRedis | null,
+  bus: EventBus,
+  parts: { upstream: UpstreamClient; platform: PlatformServices | null },
+) {
+  const { upstream, platform } = parts;
   const live = createLiveUpdates({
     bus,
     upstream,
@@ -332,8 +340,10 @@ function buildLiveLayer({ config, log, options, shutdown }: Startup, redis: Gate
   shutdown.add(async () => live.close());
 
   // Resources created through the gateway are watched until final, so a webhook that never comes is made up for.
+  const itemTtlMs = config.events.reconcileStuckMs + 24 * 3_600_000;
   const reconciler = startReconciler({
-    store: redis ? redisReconcileStore(redis, { itemTtlMs: config.events.reconcileStuckMs + 24 * 3_600_000 }) : memoryReconcileStore(),
+    store: redis ? redisReconcileStore(redis, { itemTtlMs }) : memoryReconcileStore(),
+    merchants: platform ? merchantWatches(platform, redis, itemTtlMs) : undefined,
     bus,
     upstream,
     clock: options.clock ?? realClock(),
@@ -343,6 +353,28 @@ function buildLiveLayer({ config, log, options, shutdown }: Startup, redis: Gate
   });
   shutdown.add(() => reconciler.stop());
   return { live, reconciler };
+}
+
+/** Platform mode: each merchant's watches under its hash tag (Redis) or apart in memory, looked at with its own client. */
+function merchantWatches(platform: PlatformServices, redis: GatewayRedis | null, itemTtlMs: number): MerchantWatches {
+  const inMemory = new Map<string, ReconcileStore>();
+  return {
+    store: (merchantId) => {
+      if (redis) return redisMerchantReconcileStore(redis, { itemTtlMs }, merchantId);
+      const store = inMemory.get(merchantId) ?? memoryReconcileStore();
+      inMemory.set(merchantId, store);
+      return store;
+    },
+    active: redis ? redisMerchantSet(redis, 'reconcile') : memoryMerchantSet(),
+    async upstreamFor(merchantId) {
+      const merchant = await platform.merchant(merchantId);
+      if (!merchant || merchant.status === 'OFFBOARDED') {
+        inMemory.delete(merchantId);
+        return null;
+      }
+      return platform.upstreamFor(merchant);
+    },
+  };
 }
 
 /** Webhooks to the merchant's servers: in Redis, else in memory (kept in a file when asked); stopped before the bus closes. */
@@ -705,8 +737,8 @@ function buildServer({ config, log, options }: Startup, parts: ServerParts): Gat
       log,
       tokens: parts.tokens,
       pageSize: config.upstream.pageSize,
-      // The reconciler calls the service with the single merchant's key: platform mode does not reconcile yet.
-      resourceCreated: parts.platform ? undefined : (kind, reference) => reconciler.watch(kind, reference),
+      // Platform mode: watched for the request's merchant, with its own key.
+      resourceCreated: (kind, reference, merchantId) => reconciler.watch(kind, reference, merchantId),
       platform: parts.platform,
       payoutBatches: parts.payoutBatches,
       outboundWebhooks: parts.outboundWebhooks,
@@ -771,8 +803,8 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const upstream = recordingExtIds(connected.upstream, extIds, log);
     const bus = await openEventBus(startup, redis);
     const idempotency = buildIdempotencyStore(startup, redisParts, observability);
-    const { live, reconciler } = buildLiveLayer(startup, redis, bus, upstream);
     const platform = buildPlatform(startup, { redis, service, bus, observability, extIds });
+    const { live, reconciler } = buildLiveLayer(startup, redis, bus, { upstream, platform });
     const payoutBatches = buildPayoutBatchRunner(startup, service, { redis, idempotency, bus, observability, platform });
     const outboundWebhooks = buildOutboundWebhooks(startup, redis, bus, observability, platform);
     // After a rotation of the key-encryption key, the endpoints' signing secrets are re-wrapped as the merchants' are.

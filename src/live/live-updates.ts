@@ -66,7 +66,7 @@ export interface LiveUpdates {
 const MERCHANTS_KEPT = 1_000;
 
 /** The bus as one merchant's sources see it: its resources' changes on channels of its own, its own events only. */
-function merchantBus(bus: EventBus, merchantId: string): EventBus {
+export function merchantBus(bus: EventBus, merchantId: string): EventBus {
   const own = (reference: string) => `${merchantId}/${reference}`;
   return Object.assign(Object.create(bus) as EventBus, {
     publishResourceChanged: (change: Parameters<EventBus['publishResourceChanged']>[0]) =>

@@ -12,18 +12,20 @@ import type { ReconcileStore } from './store.js';
 
 /** Listens to the events this replica appends; returns the unlisten function. */
 export function recordHeardEvents(settings: {
-  store: ReconcileStore;
+  /** The watch list an event's resource is in: its merchant's in platform mode. */
+  storeFor(merchantId: string | undefined): ReconcileStore;
   bus: Pick<EventBus, 'onAppendedEvent'>;
   clock: Clock;
   log: Logger;
   afterMs: number;
 }): () => void {
-  const { store, bus, clock, log, afterMs } = settings;
+  const { bus, clock, log, afterMs } = settings;
   return bus.onAppendedEvent((event) => {
     if (!event.resourceType || !event.reference || event.source === 'POLL') return;
     const { resourceType: type, reference } = event;
     const data = (event.payload as { data?: { status?: unknown } } | null)?.data;
     const status = typeof data?.status === 'string' ? data.status.toLowerCase() : null;
+    const store = settings.storeFor(event.merchantId);
     void (async () => {
       const item = await store.get(type, reference);
       if (!item) return;

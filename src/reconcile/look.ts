@@ -25,6 +25,8 @@ export interface LookSettings {
   afterMs: number;
   stuckMs: number;
   maxIntervalMs: number;
+  /** Platform mode: the merchant whose watch list this is; its events carry its id. */
+  merchantId?: string;
 }
 
 type ResourceFetchers = Record<ResourceKind, (reference: string) => Promise<LiveResource>>;
@@ -40,11 +42,17 @@ export function resourceFetchers(upstream: UpstreamClient): ResourceFetchers {
 
 /** Appends a POLL event; with the fetched resource, also tells its subscribers what it now is. */
 async function appendPollEvent(
-  { bus, clock }: LookSettings,
+  { bus, clock, merchantId }: LookSettings,
   record: Omit<PaymentEventRecord, 'receivedAt' | 'source'>,
   resource?: LiveResource,
 ) {
-  const logged = await bus.publishPaymentEvent({ ...record, receivedAt: new Date(clock.now()).toISOString(), source: 'POLL' });
+  const logged = await bus.publishPaymentEvent({
+    ...record,
+    receivedAt: new Date(clock.now()).toISOString(),
+    source: 'POLL',
+    // The merchant's own history, subscribers and endpoints only.
+    ...(merchantId ? { merchantId } : {}),
+  });
   if (resource && record.resourceType) {
     // What was fetched is the news: subscribers of the resource need not fetch it again.
     await bus

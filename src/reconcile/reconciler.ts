@@ -10,9 +10,16 @@
 // The replica that appends an event about a watched resource records it
 // (which pushes its next look back: heard-events.ts); only the replica holding
 // the lease looks (one look: look.ts).
+//
+// Platform mode: each merchant's watches are its own (MerchantWatches): a watch list of its own, looked at with its
+// own client of the service, its synthesized events carrying its id (its history, subscribers and endpoints only),
+// and its resources' changes on its own channels. The lease holder goes over the merchants with watches in turn,
+// at most BATCH looks each per pass, so one merchant's thousands of watches never hold another's back for long.
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus.js';
+import { merchantBus } from '../live/index.js';
 import type { Logger } from '../logger.js';
+import type { MerchantSet } from '../redis/index.js';
 import { canonicalReference } from '../upstream/checkout-reference.js';
 import type { ResourceKind, UpstreamClient } from '../upstream/types.js';
 import type { Clock } from './clock.js';
@@ -37,31 +44,76 @@ interface ReconcilerOptions {
   maxIntervalMs?: number;
   /** How often the lease holder looks for due resources. Default min(afterMs / 4, 30 s). */
   tickMs?: number;
+  /** Platform mode: each merchant's watches apart; absent, single mode (one list, `upstream`). */
+  merchants?: MerchantWatches;
+}
+
+/** Platform mode: where each merchant's watches live and the client they are looked at with. */
+export interface MerchantWatches {
+  /** The merchant's own watch list (in Redis under its hash tag, in its key indexes). */
+  store(merchantId: string): ReconcileStore;
+  /** The merchants with watches. */
+  active: MerchantSet;
+  /** The service's client with the merchant's own key; null: the merchant is gone (offboarded), its watches let go. */
+  upstreamFor(merchantId: string): Promise<UpstreamClient | null>;
 }
 
 /** Watches the resources created through the gateway until they are final, polling them when no event moved them. */
 export interface Reconciler {
-  /** Watches a resource just created through the gateway (idempotent). Never throws. */
-  watch(type: ResourceKind, reference: string): void;
+  /** Watches a resource just created through the gateway (platform mode: for its merchant; idempotent). Never throws. */
+  watch(type: ResourceKind, reference: string, merchantId?: string): void;
   /** One pass now (what each tick does); resolves when it is done. */
   tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The lease holder's pass: every due resource looked at, one at a time. */
-function passOverDue(settings: LookSettings, lease: { holder: string; leaseMs: number }, stopped: () => boolean) {
+/** Looks at up to BATCH due resources of one watch list, one at a time; true when it had some. */
+async function lookAtDue(settings: LookSettings, now: number, stopped: () => boolean): Promise<boolean> {
+  const due = await settings.store.due(now, BATCH);
+  for (const item of due) {
+    if (stopped()) break;
+    // One resource's trouble (Redis refusing the append...) leaves it due: the next tick tries again.
+    await lookAt(settings, item, now).catch((err: unknown) =>
+      settings.log.warn('reconciliation failed', { type: item.type, reference: item.reference, error: err }),
+    );
+  }
+  return due.length > 0;
+}
+
+/** The settings of one merchant's looks, or null when it is gone or has nothing watched (it then leaves the set). */
+async function merchantLooks(settings: LookSettings, merchants: MerchantWatches, merchantId: string): Promise<LookSettings | null> {
+  const store = merchants.store(merchantId);
+  const upstream = await merchants.upstreamFor(merchantId);
+  if (upstream && (await store.size()) > 0)
+    return { ...settings, store, bus: merchantBus(settings.bus, merchantId), fetchers: resourceFetchers(upstream), merchantId };
+  await merchants.active.remove(merchantId);
+  // A watch added meanwhile puts it back (a gone merchant's keys go with its purge).
+  if (upstream && (await store.size()) > 0) await merchants.active.add(merchantId);
+  return null;
+}
+
+/** The lease holder's pass: every due resource looked at (platform mode: each merchant's in turn). */
+function passOverDue(
+  settings: LookSettings,
+  options: ReconcilerOptions,
+  lease: { holder: string; leaseMs: number },
+  stopped: () => boolean,
+) {
   const { store, clock, log } = settings;
+  const { merchants } = options;
   return async () => {
     if (stopped()) return;
     try {
       if (!(await store.acquireLease(lease.holder, lease.leaseMs))) return;
       const now = clock.now();
-      for (const item of await store.due(now, BATCH)) {
+      await lookAtDue(settings, now, stopped);
+      for (const merchantId of merchants ? await merchants.active.list() : []) {
         if (stopped()) return;
-        // One resource's trouble (Redis refusing the append...) leaves it due: the next tick tries again.
-        await lookAt(settings, item, now).catch((err: unknown) =>
-          log.warn('reconciliation failed', { type: item.type, reference: item.reference, error: err }),
-        );
+        const looks = await merchantLooks(settings, merchants!, merchantId).catch((error: unknown) => {
+          log.warn('reconciliation of a merchant failed', { merchantId, error });
+          return null;
+        });
+        if (looks) await lookAtDue(looks, now, stopped);
       }
     } catch (err) {
       log.warn('reconciliation pass failed', { error: err });
@@ -82,7 +134,7 @@ export function startReconciler(options: ReconcilerOptions): Reconciler {
   let stopped = false;
   let timer: { cancel(): void } | null = null;
   let running: Promise<void> = Promise.resolve();
-  const tick = passOverDue(settings, { holder, leaseMs: Math.max(tickMs * 3, 10_000) }, () => stopped);
+  const tick = passOverDue(settings, options, { holder, leaseMs: Math.max(tickMs * 3, 10_000) }, () => stopped);
 
   const schedule = () => {
     if (stopped) return;
@@ -92,16 +144,31 @@ export function startReconciler(options: ReconcilerOptions): Reconciler {
     }, tickMs);
   };
   schedule();
-  const unlisten = recordHeardEvents(options);
+  const { merchants } = options;
+  const unlisten = recordHeardEvents({
+    ...options,
+    storeFor: (merchantId) => (merchants && merchantId ? merchants.store(merchantId) : store),
+  });
+
+  /** The list and the client a new watch goes to; null: none (platform mode, no merchant or a gone one). */
+  const watchTarget = async (merchantId: string | undefined) => {
+    if (!merchants) return { store, fetchers: settings.fetchers };
+    const upstream = merchantId ? await merchants.upstreamFor(merchantId) : null;
+    return upstream && merchantId ? { store: merchants.store(merchantId), fetchers: resourceFetchers(upstream), merchantId } : null;
+  };
 
   return {
-    watch(type, reference) {
+    watch(type, reference, merchantId) {
       void (async () => {
+        const target = await watchTarget(merchantId);
+        if (!target) return log.warn('created resource not watched: no merchant to watch it for', { type, reference });
         // Events name checkouts by their UUID: watch that form, not the chk_ one the creation returned.
-        const canonical = await canonicalReference(type, reference, settings.fetchers.checkout);
+        const canonical = await canonicalReference(type, reference, target.fetchers.checkout);
         const now = clock.now();
-        await store.add({ type, reference: canonical, createdAt: now, lastStatus: null, intervalMs: afterMs, dueAt: now + afterMs });
-      })().catch((err: unknown) => log.warn('could not start watching a created resource', { type, reference, error: err }));
+        const item = { type, reference: canonical, createdAt: now, lastStatus: null, intervalMs: afterMs, dueAt: now + afterMs };
+        await target.store.add(item);
+        if (target.merchantId) await merchants!.active.add(target.merchantId);
+      })().catch((err: unknown) => log.warn('could not start watching a created resource', { type, reference, merchantId, error: err }));
     },
     tick,
     async stop() {

@@ -6,7 +6,10 @@
 //   reconcile:due            sorted set, member "<type>:<reference>", score = when to look next
 //   reconcile:item:<member>  JSON of the watched resource (expires a day after the stuck limit)
 //   reconcile:lease          the replica holding the lease (PX)
-import type { GatewayRedis } from '../redis/index.js';
+// Platform mode keeps each merchant's watches under its hash tag, `<prefix>:{m:<id>}:reconcile:due` and
+// `…:reconcile:item:<member>`, each listed in the merchant's key indexes by the script that writes it (the purge
+// removes them); the lease stays one for all.
+import { LIST_EXPIRING_LUA, merchantExpiringIndex, merchantKeyIndex, merchantTag, type GatewayRedis } from '../redis/index.js';
 import type { ResourceKind } from '../upstream/types.js';
 
 export interface WatchedResource {
@@ -22,6 +25,14 @@ export interface WatchedResource {
   dueAt: number;
 }
 
+/** Where one watch list lives in Redis: the gateway's own keys, or (platform mode) a merchant's. */
+interface ReconcileLayout {
+  due: string;
+  item(member: string): string;
+  /** A merchant's key indexes: the schedule goes into the first, each item into the expiring one. */
+  indexes?: [keys: string, expiring: string];
+}
+
 export interface ReconcileStore {
   /** Starts watching, unless it already is. */
   add(item: WatchedResource): Promise<void>;
@@ -33,6 +44,8 @@ export interface ReconcileStore {
   /** Takes or renews the lease for `holder`; false when another replica holds it. */
   acquireLease(holder: string, ttlMs: number): Promise<boolean>;
   releaseLease(holder: string): Promise<void>;
+  /** How many resources it watches. */
+  size(): Promise<number>;
 }
 
 const member = (type: ResourceKind, reference: string) => `${type}:${reference}`;
@@ -66,6 +79,9 @@ export function memoryReconcileStore(): ReconcileStore {
       return true;
     },
     async releaseLease() {},
+    async size() {
+      return items.size;
+    },
   };
 }
 
@@ -80,55 +96,71 @@ if current then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
-// The item and its place in the schedule in one step (one round trip); KEYS share the namespace's hash tag.
-// An item already watched keeps its state and its place.
-const ADD_ITEM = `
-if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
-redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[4])
+// The item and its place in the schedule in one step (one round trip); KEYS share one hash tag (the namespace's, or
+// the merchant's, whose key indexes then list them). With ARGV[5] = '1' (a new watch), an item already watched keeps
+// its state and its place.
+const WRITE_ITEM = `${LIST_EXPIRING_LUA}
+if ARGV[5] == '1' then
+  if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
+  redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[4])
+else
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+end
+if #KEYS > 2 then
+  redis.call('SADD', KEYS[3], KEYS[2])
+  listExpiring(KEYS[4], KEYS[1], ARGV[2])
+end
 return 1`;
 
 const RELEASE_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+type StoreRedis = Pick<GatewayRedis, 'commands' | 'key' | 'tagged'>;
+
 /** The watch list and lease in Redis, shared by every replica and kept across restarts. */
-export function redisReconcileStore(redis: Pick<GatewayRedis, 'commands' | 'key'>, options: { itemTtlMs: number }): ReconcileStore {
+export function redisReconcileStore(redis: StoreRedis, options: { itemTtlMs: number }): ReconcileStore {
+  return reconcileStoreAt(redis, options, {
+    due: redis.key('reconcile', 'due'),
+    item: (m) => redis.key('reconcile', 'item', m),
+  });
+}
+
+/** Platform mode: one merchant's watch list, under its hash tag and in its key indexes (the lease is the gateway's). */
+export function redisMerchantReconcileStore(redis: StoreRedis, options: { itemTtlMs: number }, merchantId: string): ReconcileStore {
+  const tag = merchantTag(merchantId);
+  return reconcileStoreAt(redis, options, {
+    due: redis.tagged(tag, 'reconcile', 'due'),
+    item: (m) => redis.tagged(tag, 'reconcile', 'item', m),
+    indexes: [merchantKeyIndex(redis, merchantId), merchantExpiringIndex(redis, merchantId)],
+  });
+}
+
+function reconcileStoreAt(redis: StoreRedis, options: { itemTtlMs: number }, layout: ReconcileLayout): ReconcileStore {
   const client = redis.commands;
-  const dueKey = redis.key('reconcile', 'due');
-  const itemKey = (type: ResourceKind, reference: string) => redis.key('reconcile', 'item', member(type, reference));
+  const dueKey = layout.due;
+  const itemKey = (type: ResourceKind, reference: string) => layout.item(member(type, reference));
   const leaseKey = redis.key('reconcile', 'lease');
   const parse = (json: string | null): WatchedResource | null => (json ? (JSON.parse(json) as WatchedResource) : null);
+  const write = async (item: WatchedResource, asNew: boolean) => {
+    const keys = [itemKey(item.type, item.reference), dueKey, ...(layout.indexes ?? [])];
+    const args = [JSON.stringify(item), options.itemTtlMs, item.dueAt, member(item.type, item.reference), asNew ? '1' : '0'];
+    await client.eval(WRITE_ITEM, keys.length, ...keys, ...args);
+  };
   return {
-    async add(item) {
-      const watched = member(item.type, item.reference);
-      await client.eval(
-        ADD_ITEM,
-        2,
-        itemKey(item.type, item.reference),
-        dueKey,
-        JSON.stringify(item),
-        options.itemTtlMs,
-        item.dueAt,
-        watched,
-      );
-    },
+    add: (item) => write(item, true),
     async get(type, reference) {
       return parse(await client.get(itemKey(type, reference)));
     },
-    async put(item) {
-      await client
-        .multi()
-        .set(itemKey(item.type, item.reference), JSON.stringify(item), 'PX', options.itemTtlMs)
-        .zadd(dueKey, item.dueAt, member(item.type, item.reference))
-        .exec();
-    },
+    put: (item) => write(item, false),
     async remove(type, reference) {
       await client.multi().del(itemKey(type, reference)).zrem(dueKey, member(type, reference)).exec();
     },
     async due(now, limit) {
       const members = await client.zrangebyscore(dueKey, '-inf', now, 'LIMIT', 0, limit);
       if (members.length === 0) return [];
-      const values = await client.mget(...members.map((m) => redis.key('reconcile', 'item', m)));
+      const values = await client.mget(...members.map((m) => layout.item(m)));
       const found: WatchedResource[] = [];
       const expired: string[] = [];
       values.forEach((json, i) => {
@@ -146,5 +178,6 @@ export function redisReconcileStore(redis: Pick<GatewayRedis, 'commands' | 'key'
     async releaseLease(holder) {
       await client.eval(RELEASE_LEASE, 1, leaseKey, holder);
     },
+    size: () => client.zcard(dueKey),
   };
 }

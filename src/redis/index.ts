@@ -15,3 +15,4 @@ export { checkRedisForLiveMode, RedisUnfitError, type RedisDurability, type Redi
 export { EPOCH_LUA, redisEpoch, type EpochState, type RedisEpoch } from './epoch.js';
 export { redisWriteHealth, type RedisWriteHealth, type RedisWriteState } from './write-health.js';
 export { LIST_EXPIRING_LUA, merchantExpiringIndex, merchantKeyIndex, merchantOfKey, merchantTag } from './merchant-keys.js';
+export { MERCHANT_SET_SHARDS, memoryMerchantSet, redisMerchantSet, type MerchantSet } from './merchant-sets.js';

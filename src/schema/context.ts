@@ -48,8 +48,8 @@ export interface GatewayServices {
   tokens: TokenVerifier;
   /** Page size asked of the charge list (the upstream may use its own). */
   pageSize: number;
-  /** Told of each resource a mutation created (the gateway watches it until final: live reconciliation). */
-  resourceCreated?: (kind: ResourceKind, reference: string) => void;
+  /** Told of each resource a mutation created, with the request's merchant in platform mode (the gateway watches it until final: live reconciliation). */
+  resourceCreated?: (kind: ResourceKind, reference: string, merchantId?: string) => void;
   /** Payout batches (src/payout-batches/); absent: the batch fields answer SERVICE_UNAVAILABLE. */
   payoutBatches?: PayoutBatches;
   /** Webhooks to the merchant's servers (src/outbound-webhooks/); absent: their fields answer WebhooksUnavailableError. */

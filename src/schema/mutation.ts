@@ -171,7 +171,7 @@ function mutationRun<Arg, Request, Payload extends object>(
   movesMoney: boolean,
 ): (arg: Arg, ctx: GatewayContext) => Promise<Payload> {
   const watchCreated = (payload: Payload, ctx: GatewayContext): Payload => {
-    for (const { kind, reference } of spec.created?.(payload) ?? []) ctx.resourceCreated?.(kind, reference);
+    for (const { kind, reference } of spec.created?.(payload) ?? []) ctx.resourceCreated?.(kind, reference, ctx.merchant?.id);
     return payload;
   };
   return async (arg, ctx) => {

@@ -4,7 +4,8 @@
 // Merchants A and B made the same payments with the same ext_ids and idempotency keys. The matrix finds no answer
 // holding the other merchant's references or ids, no resource written into the other merchant's account, and
 // every answer about the other merchant's resource equal to the answer about a resource that does not exist.
-// In process: the schema, access and the registry are the subject (the sandbox is reached over HTTP).
+// In process: the schema, access and the registry are the subject (the sandbox is reached over HTTP); the
+// subscription rows run over SSE in process, and over graphql-ws on a real WebSocket (one socket per token kind).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -17,6 +18,7 @@ import { uniqueNamespace } from '../events/redis-helpers.js';
 import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { encodeEventId } from '../../src/events/stream-id.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
+import { disposeAllClients, wsClient, type TestClient } from '../live/helpers.js';
 
 const namespace = uniqueNamespace('crossing');
 
@@ -353,7 +355,8 @@ async function clientTokenOf(merchant: Resources): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await startPlatformStack(namespace, { inProcess: true });
+  // Listening for the WebSocket rows only: every other row is sent in process.
+  stack = await startPlatformStack(namespace);
   a = await merchantWithResources('crossa');
   b = await merchantWithResources('crossb');
   // Events as each merchant's webhook route logs them (test/inbound-webhooks/merchant-routes.test.ts sends them over HTTP).
@@ -381,7 +384,10 @@ beforeAll(async () => {
   ];
 }, 60_000);
 
-afterAll(() => closePlatformStack(stack, namespace));
+afterAll(async () => {
+  await disposeAllClients();
+  await closePlatformStack(stack, namespace);
+});
 
 /** Sends a row's operation: subscriptions as SSE (their first message), the rest as JSON. */
 async function send(row: Row, variables: Record<string, unknown>, headers: Record<string, string>): Promise<GraphQLResponse<unknown>> {
@@ -404,6 +410,25 @@ async function send(row: Row, variables: Record<string, unknown>, headers: Recor
   const data = /data: (.*)/.exec(text)?.[1] ?? text;
   const parsed = JSON.parse(data) as { data?: unknown; errors?: GraphQLResponse<unknown>['errors'] };
   return { status: res.status, data: parsed.data, errors: parsed.errors, raw: data };
+}
+
+/** A subscription row's first message over graphql-ws (a `next`, or the `error` of a refused operation). */
+function sendOverWs(socket: TestClient, row: Row, variables: Record<string, unknown>): Promise<GraphQLResponse<unknown>> {
+  return new Promise((resolve) => {
+    let end = () => {};
+    const answer = (payload: { data?: unknown; errors?: GraphQLResponse<unknown>['errors'] }) => {
+      end();
+      resolve({ status: 200, data: payload.data, errors: payload.errors, raw: JSON.stringify(payload) });
+    };
+    end = socket.client.subscribe(
+      { query: row.query, variables },
+      {
+        next: (value) => answer(value as Parameters<typeof answer>[0]),
+        error: (error) => answer({ errors: (Array.isArray(error) ? error : [{ message: String(error) }]) as never }),
+        complete: () => answer({}),
+      },
+    );
+  });
 }
 
 /** What two answers say, without what differs by request (its id). */
@@ -467,6 +492,34 @@ describe('no crossing between merchants, generated from the schema', () => {
     }
     expect(crossings).toEqual([]);
   }, 120_000);
+
+  it('answers the subscription rows over WebSocket as over SSE: nothing of the other merchant, and not found', async () => {
+    const crossings: string[] = [];
+    for (const token of tokens) {
+      // The operator names its merchant in connection_init, as the X-Merchant-Id header does over HTTP.
+      const merchantId = token.headers['x-merchant-id'];
+      const socket = wsClient(stack.gateway.graphqlUrl, {
+        connectionParams: { authorization: token.authorization, ...(merchantId ? { merchantId } : {}) },
+      });
+      for (const [field, row] of Object.entries(ROWS)) {
+        if (!field.startsWith('Subscription.')) continue;
+        const where = `${field} over WebSocket with ${token.label}`;
+        const onOther = await sendOverWs(socket, row, row.variables?.(token.other()) ?? {});
+        for (const mark of marks(token.other())) if (onOther.raw.includes(mark)) crossings.push(`${where}: answered ${mark}`);
+        const onUnknown = await sendOverWs(socket, row, row.variables?.(UNKNOWN) ?? {});
+        // A staff token or a named merchant replays its own first event: the socket acts for the merchant it names.
+        if (
+          field === 'Subscription.paymentEvents' &&
+          token.label !== 'A’s client token' &&
+          token.label !== 'an operator without platform:manage'
+        )
+          expect(onOther.raw, where).toContain(token.own().charge);
+        if (shape(onOther) !== shape(onUnknown)) crossings.push(`${where}: ${shape(onOther)} ≠ unknown: ${shape(onUnknown)}`);
+      }
+      await socket.dispose();
+    }
+    expect(crossings).toEqual([]);
+  }, 60_000);
 
   it('finds by the same ext_id each merchant’s own charge only', async () => {
     const search = parse('{ charges(first: 10, filter: { extId: "order-1" }) { edges { node { reference } } } }') as Doc;
