@@ -327,7 +327,10 @@ function settleBatcher({ redis, logKey, recentKept, k, group }: Pick<RedisContex
         const acked = settling.flatMap((s) => (acks.has(s) ? [acks.get(s)!] : []));
         settling.forEach((s) => acks.delete(s));
         // Acknowledged after the save: an event is never in neither place (a failed ack only sends it again).
-        if (acked.length > 0) await Promise.all(acked.map(([g, seq]) => redis.commands.xack(logKey, g, seq).catch(() => 0)));
+        // One XACK per endpoint's group, with all of its events settled in this tick.
+        const byGroup = new Map<string, string[]>();
+        for (const [g, seq] of acked) byGroup.set(g, [...(byGroup.get(g) ?? []), seq]);
+        await Promise.all([...byGroup].map(([g, seqs]) => redis.commands.xack(logKey, g, ...seqs).catch(() => 0)));
         settling.forEach(([, , done], i) => done((replies as unknown[])[i] ?? null));
       })
       .catch((err: unknown) => {
