@@ -15,6 +15,8 @@ export interface EventFilter {
   until?: number | null;
   /** Platform mode: only this merchant's events (those its webhook route received); absent: every event. */
   merchantId?: string | null;
+  /** Only events of no merchant: the platform's own (`merchant.*`), which no merchant's webhook route can log. */
+  ofNoMerchant?: boolean;
 }
 
 interface EventPageRequest {
@@ -38,6 +40,7 @@ const BATCH = 200;
 
 function matchesFilter(event: LoggedPaymentEvent, filter: EventFilter): boolean {
   if (filter.merchantId != null && event.merchantId !== filter.merchantId) return false;
+  if (filter.ofNoMerchant && event.merchantId) return false;
   if (filter.kinds && filter.kinds.length > 0 && !filter.kinds.includes(event.kind)) return false;
   if (filter.reference && event.reference !== filter.reference) return false;
   if (filter.since != null || filter.until != null) {

@@ -98,18 +98,35 @@ async function passWithin(ctx: PassContext, endpoint: StoredEndpoint, schedule: 
   else schedule.readUpTo = Math.max(schedule.readUpTo, heard);
 }
 
-/** Starts the events the endpoint takes, releases the others; returns how many started. */
+/**
+ * Starts the events the endpoint takes, releases the others; returns how many started. Platform mode: each delivery
+ * is leased first (store.holdFromLog), so none starts beside a redelivery of it; one waiting in the retry set is
+ * released to that retry, one another attempt holds is left in flight for that attempt to settle.
+ */
 async function startEvents(ctx: PassContext, endpoint: StoredEndpoint, events: LoggedPaymentEvent[]): Promise<number> {
   const skipped: string[] = [];
-  let started = 0;
+  const taken: DeliveryRecord[] = [];
   for (const event of events) {
-    if (!takesEvent(endpoint, event)) {
-      skipped.push(event.seq);
-      continue;
-    }
-    ctx.begin(endpoint, newDeliveryRecord(endpoint.id, event, webhookIdOf(event), ctx.now()), event.seq);
-    started += 1;
+    if (takesEvent(endpoint, event)) taken.push(newDeliveryRecord(endpoint.id, event, webhookIdOf(event), ctx.now()));
+    else skipped.push(event.seq);
   }
+  const now = ctx.now();
+  const holds = ctx.store.holdFromLog
+    ? await ctx.store.holdFromLog(
+        endpoint.id,
+        taken.map((r) => r.id),
+        now,
+        now + ctx.visibilityMs,
+      )
+    : [];
+  let started = 0;
+  taken.forEach((record, i) => {
+    const hold = holds[i] ?? 'go';
+    if (hold === 'retrying') skipped.push(record.event.seq);
+    if (hold !== 'go') return;
+    ctx.begin(endpoint, record, record.event.seq);
+    started += 1;
+  });
   await ctx.store.release(endpoint.id, skipped);
   return started;
 }

@@ -17,7 +17,9 @@
 // finds every merchant's endpoints in WORKER_SHARDS sets (`webhooks:endpoints:<n>`, by merchant), and drops from
 // there what a purge left behind. No script then spans the log and a merchant's keys (they are in different slots
 // on a Cluster): a settled delivery's event is acknowledged on the log just after its delivery is saved (an attempt
-// is never lost between the two; a crash there only sends it again), a group is made before its endpoint.
+// is never lost between the two; a crash there only sends it again), a group is made before its endpoint, and an
+// attempt of an event read from the log holds a lease in `leases` as a retry's does (HOLD), which a redelivery
+// reads inside its script: one attempt at a time is decided in the merchant's slot, whichever script runs first.
 
 import type { GatewayRedis } from '../redis/index.js';
 import { eventOfStreamEntry } from '../events/log.js';
@@ -26,7 +28,7 @@ import { compareStreamIds, decodeEventId, parseStreamId } from '../events/stream
 import { createHash } from 'node:crypto';
 import { logSeqOf, merchantOfEndpoint, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { InternalError } from '../errors/internal-error.js';
-import { RECENT_DELIVERIES_KEPT, type AttemptOutcome, type OutboundStore } from './store.js';
+import { RECENT_DELIVERIES_KEPT, type AttemptOutcome, type LogHold, type OutboundStore } from './store.js';
 
 type StreamEntry = [string, string[]];
 
@@ -146,8 +148,8 @@ end
 return out`;
 
 // A redelivery, one attempt at a time (store.ts). KEYS: deliveries, retry, recent, leases, again, endpoint, log.
-// ARGV: id, the record as read, the record redelivered, now, group, the event's log entry ('' for a test event, or
-// when the caller read the log itself: platform mode), and '1' when the caller found that entry in flight.
+// ARGV: id, the record as read, the record redelivered, now, group, and the event's log entry ('' for a test event,
+// or in platform mode, where an attempt from the log holds a lease instead: see HOLD).
 // Returns 'changed' when the record moved since it was read (the caller reads it again), 'gone', 'in_flight' (an
 // attempt is under way: noted in `again`), or 'queued'.
 const REDELIVER = `
@@ -156,7 +158,7 @@ local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return 'gone' end
 if current ~= ARGV[2] then return 'changed' end
 local lease = tonumber(redis.call('ZSCORE', KEYS[4], ARGV[1]) or '0')
-local fromLog = ARGV[7] == '1'
+local fromLog = false
 if ARGV[6] ~= '' then
   local pending = redis.pcall('XPENDING', KEYS[7], ARGV[5], ARGV[6], ARGV[6], 1)
   fromLog = type(pending) == 'table' and pending.err == nil and #pending > 0
@@ -170,6 +172,26 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 return 'queued'`;
+
+// Platform mode, before the attempts of events read from the log (the log is in another slot, so REDELIVER cannot
+// read it): per delivery, 'retrying' when it waits in the retry set (a redelivery queued it, or a retry of it is
+// under way: that one is its attempt), 'busy' when another attempt from the log holds its lease, else 'go' with a
+// lease until the attempt settles (SETTLE ends it), which REDELIVER then answers with 'in_flight'.
+// KEYS: retry, leases. ARGV: lease until, now, the delivery ids.
+const HOLD = `
+local out = {}
+for i = 3, #ARGV do
+  local id = ARGV[i]
+  if redis.call('ZSCORE', KEYS[1], id) then
+    out[#out + 1] = 'retrying'
+  elseif tonumber(redis.call('ZSCORE', KEYS[2], id) or '0') > tonumber(ARGV[2]) then
+    out[#out + 1] = 'busy'
+  else
+    redis.call('ZADD', KEYS[2], ARGV[1], id)
+    out[#out + 1] = 'go'
+  end
+end
+return out`;
 
 /** Reads of a record a redelivery makes before it finds it unchanged (each change is an attempt settling). */
 const REDELIVER_READS = 5;
@@ -451,6 +473,11 @@ function redisDeliveries({
   withGroup,
   settleSoon,
 }: RedisContext): Omit<OutboundStore, EndpointMethods | 'waiting' | 'rewind' | 'mode' | 'close'> {
+  const holdFromLog: OutboundStore['holdFromLog'] = async (id, deliveryIds, now, leaseUntil) => {
+    if (deliveryIds.length === 0) return [];
+    const args = [String(leaseUntil), String(now), ...deliveryIds];
+    return (await redis.durable((p) => p.eval(HOLD, 2, k.retry(id), k.leases(id), ...args))) as LogHold[];
+  };
   return {
     async readNew(id, consumer, count) {
       const reply = (await withGroup(id, () =>
@@ -478,16 +505,15 @@ function redisDeliveries({
     },
     async redeliver(endpointId, deliveryId, now) {
       const keys = [k.deliveries, k.retry, k.recent, k.leases, k.again, k.endpoint].map((key) => key(endpointId));
-      // Platform mode: the log is in another slot than the merchant's keys; its in-flight entry is read first.
+      // Platform mode: the log is in another slot than the merchant's keys; an attempt from it holds a lease (HOLD).
       const log = k.platform ? k.endpoint(endpointId) : logKey;
       for (let read = 0; read < REDELIVER_READS; read++) {
         const json = await c.hget(k.deliveries(endpointId), deliveryId);
         if (!json) return { outcome: 'gone', record: null };
         const record = parse(json);
         const again = redeliveryOf(record, now);
-        const seq = logSeqOf(record) ?? '';
-        const inFlight = k.platform && seq !== '' ? await inFlightOnLog(c, logKey, group(endpointId), seq) : false;
-        const args = [deliveryId, json, JSON.stringify(again), String(now), group(endpointId), k.platform ? '' : seq, inFlight ? '1' : '0'];
+        const seq = k.platform ? '' : (logSeqOf(record) ?? '');
+        const args = [deliveryId, json, JSON.stringify(again), String(now), group(endpointId), seq];
         const outcome = String(await redis.durable((p) => p.eval(REDELIVER, keys.length + 1, ...keys, log, ...args)));
         if (outcome === 'gone') return { outcome, record: null };
         if (outcome === 'in_flight') return { outcome, record };
@@ -495,6 +521,7 @@ function redisDeliveries({
       }
       throw new RedeliveryContendedError(`delivery ${deliveryId} kept changing while being redelivered`);
     },
+    ...(k.platform ? { holdFromLog } : {}),
     async claimDue(id, now, count, leaseUntil) {
       // Most passes find nothing due: a plain read, sent with the other commands of its tick, spares them the
       // script and the durable write's own round trip.
@@ -538,12 +565,6 @@ function redisPlaces({ redis, logKey, c, k, group, withGroup }: RedisContext): P
       await redis.durable((p) => p.xgroup('SETID', logKey, group(id), target));
     },
   };
-}
-
-/** Whether the log's entry `seq` is in flight for the group (read, not yet acknowledged). */
-async function inFlightOnLog(c: GatewayRedis['commands'], logKey: string, group: string, seq: string): Promise<boolean> {
-  const pending = (await c.xpending(logKey, group, seq, seq, 1).catch(() => [])) as unknown[];
-  return pending.length > 0;
 }
 
 function toMap(flat: unknown[]): Map<string, unknown> {

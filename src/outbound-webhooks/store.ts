@@ -12,7 +12,9 @@
 //   list: no moment exists where it is in neither.
 // - One attempt at a time per delivery (as Stripe and Svix): a retry claimed
 //   from the retry set is LEASED until its attempt settles (or the lease runs
-//   out: its replica died). A redelivery never starts a second attempt beside
+//   out: its replica died); in platform mode an attempt of an event read from
+//   the log is leased too, and none starts while its delivery waits in the
+//   retry set (holdFromLog). A redelivery never starts a second attempt beside
 //   one under way: it is noted, and should that attempt fail, its delivery is
 //   due at once on a fresh schedule instead of the next step of the old one.
 // - Settled deliveries are kept for the delivery log: the newest RECENT_DELIVERIES_KEPT
@@ -34,6 +36,13 @@ type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' | 'kinds
 
 /** What came of a redelivery (see OutboundStore.redeliver), with the delivery as it now stands. */
 export type Redelivery = { outcome: 'queued' | 'in_flight'; record: DeliveryRecord } | { outcome: 'gone'; record: null };
+
+/**
+ * Whether an event read from the log may be attempted (OutboundStore.holdFromLog): 'go' (leased), 'retrying' (its
+ * delivery waits in the retry set: the event is acknowledged and left to that retry), 'busy' (another attempt from
+ * the log is under way: the event stays in flight, acknowledged when that one settles).
+ */
+export type LogHold = 'go' | 'retrying' | 'busy';
 
 /** How an attempt went, for the endpoint's health. */
 export type AttemptOutcome = 'ok' | 'failed';
@@ -93,6 +102,13 @@ export interface OutboundStore {
    * rather than doubled ('queued'). 'gone': no such delivery, or no such endpoint.
    */
   redeliver(endpointId: string, deliveryId: string, now: number): Promise<Redelivery>;
+  /**
+   * Platform mode's Redis store only, where the log is in another slot than the merchant's keys (so `redeliver`
+   * cannot read it in its atomic step): leases the deliveries of events just read from the log before their
+   * attempts, in the merchant's slot, so that a redelivery and an attempt from the log are decided one after the
+   * other, whichever comes first (LogHold). Absent: the store decides from the log itself.
+   */
+  holdFromLog?(endpointId: string, deliveryIds: string[], now: number, leaseUntil: number): Promise<LogHold[]>;
   /** Deliveries of the retry set due at `now`, leased until `leaseUntil` (another replica takes them after it). */
   claimDue(endpointId: string, now: number, count: number, leaseUntil: number): Promise<DeliveryRecord[]>;
   getDelivery(endpointId: string, deliveryId: string): Promise<DeliveryRecord | null>;

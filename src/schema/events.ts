@@ -6,6 +6,7 @@ import type { GraphQLError } from 'graphql';
 import type { Charge, Checkout, Settlement, Transfer } from '../upstream/types.js';
 import { isMistypedEventKind, KNOWN_EVENT_KINDS, type LoggedPaymentEvent } from '../events/payment-event.js';
 import { topLevelError } from '../errors/top-level.js';
+import { MERCHANT_EVENT_KINDS } from '../merchants/index.js';
 import { ResumeTooOldError } from '../events/bus.js';
 import { EventLogUnavailableError } from '../events/log.js';
 import { pageEvents, type EventFilter } from '../events/history.js';
@@ -239,6 +240,43 @@ function cursorExpired(): GraphQLError {
   return topLevelError('EVENT_CURSOR_EXPIRED', undefined);
 }
 
+type PageArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
+
+/** A page of the log matching `filter`, newest first, as a Relay connection whose cursors belong to `list` and the filter. */
+function eventConnection(ctx: GatewayContext, args: PageArgs, list: string, filter: EventFilter) {
+  return readingTheLog(async () => {
+    const scope = listScope(list, { ...filter, kinds: filter.kinds?.join(',') });
+    for (const [name, value] of [
+      ['first', args.first],
+      ['last', args.last],
+    ] as const) {
+      if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
+        throw topLevelError('BAD_USER_INPUT', { kind: 'page_size', arg: name, max: MAX_PAGE_SIZE });
+      }
+    }
+    if (args.first != null && args.last != null) throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
+    const generation = args.after || args.before ? (await ctx.live.history.generation()) || null : null;
+    const after = args.after ? decodeEventCursor(args.after, scope, 'after', generation) : null;
+    const before = args.before ? decodeEventCursor(args.before, scope, 'before', generation) : null;
+    const page = await pageEvents(
+      ctx.live.history,
+      { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
+      filter,
+    );
+    const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq, node.generation), node }));
+    return {
+      edges,
+      pageInfo: {
+        hasNextPage: page.hasNextPage,
+        hasPreviousPage: page.hasPreviousPage,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+      totalCount: page.totalCount,
+    };
+  });
+}
+
 builder.queryFields((t) => ({
   events: t.connection(
     {
@@ -248,38 +286,10 @@ builder.queryFields((t) => ({
         'The event log, newest first: every event still kept (EVENT_RETENTION_HOURS), filtered. Reload from here when a `paymentEvents(after:)` id is too old. Cursors belong to one filter.',
       args: { filter: t.arg({ type: EventFilterInput }) },
       resolve: (_root, args, ctx) =>
-        readingTheLog(async () => {
-          // Platform mode: the merchant's own events only, and cursors that belong to its list only.
-          const filter = { ...toEventFilter(args.filter as EventFilterArgs | null | undefined), merchantId: ctx.merchant?.id ?? null };
-          const scope = listScope('events', { ...filter, kinds: filter.kinds?.join(',') });
-          for (const [name, value] of [
-            ['first', args.first],
-            ['last', args.last],
-          ] as const) {
-            if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE)) {
-              throw topLevelError('BAD_USER_INPUT', { kind: 'page_size', arg: name, max: MAX_PAGE_SIZE });
-            }
-          }
-          if (args.first != null && args.last != null) throw topLevelError('BAD_USER_INPUT', { kind: 'first_and_last' });
-          const generation = args.after || args.before ? (await ctx.live.history.generation()) || null : null;
-          const after = args.after ? decodeEventCursor(args.after, scope, 'after', generation) : null;
-          const before = args.before ? decodeEventCursor(args.before, scope, 'before', generation) : null;
-          const page = await pageEvents(
-            ctx.live.history,
-            { first: args.last == null ? (args.first ?? DEFAULT_PAGE_SIZE) : null, last: args.last ?? null, after, before },
-            filter,
-          );
-          const edges = page.items.map((node) => ({ cursor: encodeEventCursor(scope, node.seq, node.generation), node }));
-          return {
-            edges,
-            pageInfo: {
-              hasNextPage: page.hasNextPage,
-              hasPreviousPage: page.hasPreviousPage,
-              startCursor: edges[0]?.cursor ?? null,
-              endCursor: edges.at(-1)?.cursor ?? null,
-            },
-            totalCount: page.totalCount,
-          };
+        // Platform mode: the merchant's own events only, and cursors that belong to its list only.
+        eventConnection(ctx, args, 'events', {
+          ...toEventFilter(args.filter as EventFilterArgs | null | undefined),
+          merchantId: ctx.merchant?.id ?? null,
         }),
     },
     {
@@ -288,6 +298,21 @@ builder.queryFields((t) => ({
       edgesField: { description: 'The events of this page, newest first, each with its cursor.' },
     },
     { name: 'PaymentEventEdge', description: 'One event and its cursor.', nodeField: { description: 'The event.' } },
+  ),
+  merchantEvents: t.connection(
+    {
+      ...access({ scope: 'platform:manage' }),
+      type: PaymentEventRef,
+      description:
+        'The platform’s `merchant.*` events (a merchant created, updated, its API key rotated, suspended, reinstated, offboarded, purged), newest first, still kept (EVENT_RETENTION_HOURS): platform mode, the platform operator only. `payload.data` is the merchant as it then stood.',
+      resolve: (_root, args, ctx) => eventConnection(ctx, args, 'merchantEvents', { kinds: [...MERCHANT_EVENT_KINDS], ofNoMerchant: true }),
+    },
+    {
+      name: 'MerchantEventConnection',
+      description: 'A page of the platform’s `merchant.*` events.',
+      edgesField: { description: 'The events of this page, newest first, each with its cursor.' },
+    },
+    { name: 'MerchantEventEdge', description: 'One `merchant.*` event and its cursor.', nodeField: { description: 'The event.' } },
   ),
 }));
 

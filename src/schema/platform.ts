@@ -14,6 +14,7 @@ import type { GatewayContext, PlatformServices, RequestMerchant } from './contex
 /** The operator's root fields (scope `platform:manage`): merchants themselves. They exist in platform mode only. */
 export const OPERATOR_FIELDS: ReadonlySet<string> = new Set([
   'merchants',
+  'merchantEvents',
   'createMerchant',
   'updateMerchant',
   'rotateMerchantApiKey',

@@ -3,14 +3,22 @@
 // - asked for while a retry's attempt is under way, it starts no second attempt beside it: the receiver gets one copy;
 // - should that attempt fail, the delivery is tried again at once, on a fresh schedule (not the old schedule's next step);
 // - asked for while a retry waits, it brings that retry forward instead of adding another.
+// In platform mode (the event log in another slot than the merchant's keys), the same rule holds when an attempt
+// comes from the log (a replay reads the event again): a redelivery queued first keeps it from starting beside the
+// redelivery's attempt, and one under way first makes the redelivery wait for its outcome.
+import { randomUUID } from 'node:crypto';
+import { parse } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import { silentLogger } from '../../src/logger.js';
 import type { DeliveryRecord } from '../../src/outbound-webhooks/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import { startStack, testKey, type TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 import { waitFor } from '../helpers/wait.js';
 import { createEndpoint, startReceiver, type Receiver } from './helpers.js';
@@ -168,3 +176,130 @@ describe.each([
     expect(receiver.received.map((r) => r.answered)).toEqual([500, 204]);
   });
 });
+
+describe('a redelivery, one attempt at a time, beside attempts from the log (platform mode, over Redis)', () => {
+  const platformNamespace = uniqueNamespace('outbound-redelivery-platform');
+  let stack: TestStack;
+  let merchantId: string;
+  let counter = 0;
+  /** Requests that reached a receiver while an earlier one of it was still unanswered: two copies at once. */
+  let overlaps = 0;
+
+  beforeAll(async () => {
+    stack = await startPlatformStack(platformNamespace, {
+      inProcess: true,
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SUBSCRIPTION_POLL_MS: '0' },
+      outboundWebhooks: { now: () => clock.t, pollMs: 30 },
+    });
+    const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
+    const created = await stack.gql(
+      parse(CREATE_MERCHANT) as MerchantDoc,
+      {
+        i: { name: 'redeliver', apiKey: testKey('redeliver'), webhookSecret: 'whsec_redeliver_123456', idempotencyKey: randomUUID() },
+      },
+      { authorization: `Bearer ${operator}` },
+    );
+    merchantId = created.data!.createMerchant.merchant.merchantId as string;
+  }, 30_000);
+  afterAll(() => closePlatformStack(stack, platformNamespace));
+
+  const service = () => stack.gateway.outboundWebhooks.forMerchant(merchantId);
+
+  /** A receiver answering `status` after HELD_MS, counting overlaps, and an endpoint of the merchant for it. */
+  async function heldReceiver(kind: string): Promise<{ receiver: Receiver; endpointId: string }> {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    receiver.delayMs = HELD_MS;
+    const endpoint = await service().create({ url: receiver.url, kinds: [kind] });
+    return { receiver, endpointId: endpoint.endpoint.id };
+  }
+
+  /** Answers `status`, counting a request that arrives while another is unanswered. */
+  const answering = (receiver: Receiver, status: number) =>
+    (receiver.behaviour = (req) => {
+      if (receiver.received.some((r) => r !== req && r.answered === null)) overlaps += 1;
+      return status;
+    });
+
+  /** Logs one event of the merchant of `kind`; returns when it was logged (what a replay starts from). */
+  async function logged(kind: string): Promise<number> {
+    const since = Date.now() - 1;
+    const n = counter++;
+    await logOnce(stack.gateway.bus, {
+      id: `${merchantId}:evt_redeliver_${n}_${randomUUID()}`,
+      kind,
+      receivedAt: new Date().toISOString(),
+      reference: `ch_redeliver_${n}`,
+      resourceType: null,
+      payload: { event: kind, data: { n } },
+      merchantId,
+    });
+    return since;
+  }
+
+  async function settledWith(endpointId: string, attempts: number): Promise<DeliveryRecord> {
+    let record: DeliveryRecord | undefined;
+    await waitFor(
+      async () => ((record = (await service().deliveries(endpointId))[0]), (record?.attempts.length ?? 0) >= attempts),
+      `attempt ${attempts} at ${endpointId}`,
+      10_000,
+      10,
+    );
+    return record!;
+  }
+
+  it('queued first, keeps the event read again from the log from starting beside its attempt', async () => {
+    clock.t = Date.now();
+    overlaps = 0;
+    const kind = 'settlement.success';
+    const { receiver, endpointId } = await heldReceiver(kind);
+    answering(receiver, 500);
+    const since = await logged(kind);
+    const failed = await settledWith(endpointId, 1);
+    expect(failed.status).toBe('PENDING');
+
+    answering(receiver, 204);
+    expect(await service().redeliver(failed.id)).toMatchObject({ status: 'PENDING', failures: 0 });
+    await waitFor(() => receiver.received.length === 2, 'the redelivery at the receiver', 10_000, 5);
+    // While the receiver holds the redelivery's attempt, a replay reads the event from the log again.
+    await service().replay(endpointId, since);
+    await waitFor(async () => (await service().delivery(failed.id))?.status === 'SUCCEEDED', 'the redelivery’s success', 10_000, 10);
+    // Passes run every 30 ms: an attempt of the replayed event would have reached the receiver long since.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(overlaps).toBe(0);
+    expect(receiver.received.map((r) => r.answered)).toEqual([500, 204]);
+    // Its event was acknowledged on the log, left to the redelivery: nothing waits, in flight or to retry.
+    expect((await service().get(endpointId))?.deliveriesWaiting).toBe(0);
+  });
+
+  it('asked for while an attempt from the log is under way, starts no second one; should it fail, it follows at once', async () => {
+    clock.t = Date.now();
+    overlaps = 0;
+    const kind = 'transfer.failed';
+    const { receiver, endpointId } = await heldReceiver(kind);
+    answering(receiver, 204);
+    const since = await logged(kind);
+    const delivered = await settledWith(endpointId, 1);
+    expect(delivered.status).toBe('SUCCEEDED');
+
+    // A replay reads the event again: its attempt, from the log, fails after HELD_MS.
+    answering(receiver, 500);
+    await service().replay(endpointId, since);
+    await waitFor(() => receiver.received.length === 2, 'the replayed event at the receiver', 10_000, 5);
+    answering(receiver, 204);
+    await service().redeliver(delivered.id);
+    // The clock stands still: only the redelivery, noted for the failed attempt's outcome, sends the third copy.
+    await waitFor(() => receiver.received[2]?.answered === 204, 'the redelivery at the receiver', 10_000, 10);
+    await waitFor(async () => (await service().delivery(delivered.id))?.attempts.at(-1)?.httpStatus === 204, 'its record', 10_000, 10);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(overlaps).toBe(0);
+    expect(receiver.received.map((r) => r.answered)).toEqual([204, 500, 204]);
+    expect(receiver.received[2]!.at - receiver.received[1]!.at).toBeGreaterThanOrEqual(HELD_MS - 50);
+  });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an ad-hoc document of this suite
+type MerchantDoc = TypedDocumentNode<any, Record<string, unknown>>;
+const CREATE_MERCHANT = `mutation($i: CreateMerchantInput!) {
+  createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } }
+}`;

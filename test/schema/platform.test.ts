@@ -156,6 +156,71 @@ describe('the platform operator', () => {
   });
 });
 
+describe('the platform’s merchant.* events', () => {
+  const MERCHANT_EVENTS = `query($first: Int, $after: String) { merchantEvents(first: $first, after: $after) {
+    totalCount edges { cursor node { kind reference payload } } pageInfo { hasNextPage endCursor } } }`;
+
+  it('are read by the operator, newest first and page by page; a merchant’s own event of that kind is not one', async () => {
+    const c = await createMerchant('Événements C');
+    const SUSPEND = `mutation($input: SuspendMerchantInput!) { suspendMerchant(input: $input) { __typename } }`;
+    await as(operator, SUSPEND, { input: { merchantId: c.merchantId } });
+    // A merchant's webhook route logs what the service signs with its secret: a kind `merchant.*` there is its own.
+    await stack.gateway.bus.publishPaymentEventOnce(
+      {
+        id: `${c.merchantId}:forged_${randomUUID()}`,
+        kind: 'merchant.offboarded',
+        receivedAt: new Date().toISOString(),
+        reference: c.merchantId,
+        resourceType: null,
+        payload: { event: 'merchant.offboarded', data: { id: c.merchantId } },
+        merchantId: c.merchantId,
+      },
+      3_600_000,
+    );
+    const ofC = (edges: Array<{ node: { kind: string; reference: string } }>) =>
+      edges.filter((e) => e.node.reference === c.merchantId).map((e) => e.node.kind);
+    let first: GraphQLResponse<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- an ad-hoc document
+    await expect
+      .poll(async () => ofC((first = await as(operator, MERCHANT_EVENTS, { first: 100 })).data?.merchantEvents.edges ?? []))
+      .toEqual(['merchant.suspended', 'merchant.created']);
+    const all = first!.data!.merchantEvents;
+    expect(all.edges.every((e: { node: { kind: string } }) => e.node.kind.startsWith('merchant.'))).toBe(true);
+    expect(all.edges.find((e: { node: { reference: string } }) => e.node.reference === c.merchantId).node.payload.data).toMatchObject({
+      id: c.merchantId,
+      status: 'SUSPENDED',
+      apiKeyLast4: c.apiKey.slice(-4),
+    });
+    expect(first!.raw).not.toContain(c.apiKey);
+    // Page by page: the second page starts where the first ended.
+    const one = (await as(operator, MERCHANT_EVENTS, { first: 1 })).data!.merchantEvents;
+    expect(one.pageInfo.hasNextPage).toBe(true);
+    const next = (await as(operator, MERCHANT_EVENTS, { first: 1, after: one.pageInfo.endCursor })).data!.merchantEvents;
+    expect(next.edges[0].cursor).toBe(all.edges[1].cursor);
+    // Bad input: a typed error in English and French.
+    const bad = await as(operator, MERCHANT_EVENTS, { first: 0 });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', messageFr: expect.any(String) });
+    // A cursor of this list is not one of a merchant's `events`.
+    const eventsReader = await token(['events:read'], null, 'events-reader');
+    const otherList = await as(
+      eventsReader,
+      `query($after: String) { events(first: 1, after: $after) { totalCount } }`,
+      { after: one.pageInfo.endCursor },
+      { 'x-merchant-id': c.merchantId },
+    );
+    expect(otherList.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_CURSOR' });
+  });
+
+  it('are refused to a merchant’s token, whatever its scope, and to an operator without platform:manage', async () => {
+    const reader = await token(['payments:read', 'events:read'], null, 'reader');
+    const mighty = await token(['platform:manage', 'events:read'], a.merchantId, 'mighty');
+    for (const bearer of [reader, mighty, a.staff]) {
+      const res = await as(bearer, MERCHANT_EVENTS, { first: 5 });
+      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'platform:manage' });
+      expect(res.data?.merchantEvents ?? null).toBeNull();
+    }
+  });
+});
+
 describe('the merchant of a request', () => {
   it('comes from the token: the same idempotency key and ext_id make two payments, each read by its own merchant only', async () => {
     const input = { amount: 1500, phone: '76000000', provider: 'OPA_BF', extId: 'order-1', idempotencyKey: 'k1' };
@@ -317,6 +382,9 @@ describe('single mode', () => {
   it('answers the operator’s fields NOT_IN_THIS_MODE, even with platform:manage, and FORBIDDEN without it', async () => {
     const res = await single.gql(doc('{ merchants(first: 1) { totalCount } }'), {});
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_IN_THIS_MODE' });
+    const events = await single.gql(doc('{ merchantEvents(first: 1) { totalCount } }'), {});
+    expect(events.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_IN_THIS_MODE', messageFr: expect.any(String) });
+    expect(events.errors?.[0]?.message).toBe('merchantEvents exists in platform mode only (MERCHANT_MODE=platform).');
     expect(res.errors?.[0]?.message).toBe('merchants exists in platform mode only (MERCHANT_MODE=platform).');
     const reader = await single.mintToken(['payments:read']);
     const forbidden = await single.gql(doc('{ merchants(first: 1) { totalCount } }'), {}, { authorization: `Bearer ${reader}` });

@@ -107,6 +107,7 @@ const ROWS: Record<string, Row> = {
   },
   'Query.transfers': { kind: 'merchant', query: '{ transfers(first: 100) { edges { node { reference extId } } } }' },
   'Query.merchants': { kind: 'operator', query: '{ merchants(first: 100) { edges { node { merchantId } } } }' },
+  'Query.merchantEvents': { kind: 'operator', query: '{ merchantEvents(first: 100) { edges { node { id kind reference payload } } } }' },
   'Query.events': { kind: 'merchant', query: '{ events(first: 100) { edges { node { id kind payload } } } }' },
   'Query.payoutBatch': {
     kind: 'merchant',
