@@ -12,6 +12,7 @@ import { platformGate, platformRefusal } from '../../src/schema/platform.js';
 import { fetchGraphQL, startStack, testKey, type GraphQLResponse, type TestStack } from '../helpers/gateway.js';
 import { deleteByPrefix, uniqueNamespace } from '../events/redis-helpers.js';
 import { startRedisServer } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/wait.js';
 import { connectRedis } from '../../src/redis/index.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -481,6 +482,14 @@ describe('GraphiQL’s platform tab', () => {
     expect((await run('OffboardMerchant', { offboard: { merchantId: id } })).data.offboardMerchant!.__typename).toBe(
       'OffboardMerchantPayload',
     );
+    // What the tab's operations did, as the operator reads it (the events are logged as they happen).
+    await waitFor(async () => {
+      const events = (await run('MerchantEvents', { first: 100 })) as unknown as {
+        data: { merchantEvents: { edges: Array<{ node: { kind: string; payload: { data: { id: string } } } }> } };
+      };
+      const mine = events.data.merchantEvents.edges.filter((e) => e.node.payload.data.id === id).map((e) => e.node.kind);
+      return mine.join(' ') === 'merchant.offboarded merchant.api_key_rotated merchant.suspended merchant.created';
+    }, 'the merchant events of the tab’s operations');
   });
 });
 
