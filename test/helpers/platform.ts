@@ -1,12 +1,15 @@
 // Platform mode's test stacks: a gateway with MERCHANT_MODE=platform on the shared Redis (127.0.0.1:6379) under a
 // namespace of the test's own, removed with its keys afterwards, and events logged as a merchant's webhook route
 // logs them.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { parse } from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import type { EventBus } from '../../src/events/bus.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { connectRedis } from '../../src/redis/index.js';
 import { deleteByPrefix } from '../events/redis-helpers.js';
-import { startStack, type StackOptions, type TestStack } from './gateway.js';
+import { startStack, testKey, type StackOptions, type TestStack } from './gateway.js';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -39,4 +42,28 @@ export async function logOnce(bus: EventBus, record: PaymentEventRecord) {
       if (attempt === 5) throw err;
     }
   }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of the platform suites
+type Doc = TypedDocumentNode<any, Record<string, unknown>>;
+
+/** Runs an ad-hoc document against the stack with a bearer token (and any other headers). */
+export function gqlAs(stack: TestStack) {
+  return (token: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${token}`, ...headers });
+}
+
+/** The platform operator's token (every scope, no merchant). */
+export async function operatorToken(stack: TestStack): Promise<string> {
+  return (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
+}
+
+/** A merchant made by the operator through the API, with a sandbox account of its own; returns its `mer_…` id. */
+export async function createMerchant(stack: TestStack, name: string, operator?: string): Promise<string> {
+  const created = await gqlAs(stack)(
+    operator ?? (await operatorToken(stack)),
+    `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
+    { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
+  );
+  return created.data!.createMerchant.merchant.merchantId as string;
 }

@@ -8,8 +8,8 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import { uniqueNamespace } from '../events/redis-helpers.js';
-import { testKey, type TestStack } from '../helpers/gateway.js';
-import { closePlatformStack, startPlatformStack } from '../helpers/platform.js';
+import type { TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, createMerchant, startPlatformStack } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
 import { disposeAllClients, subscribe, wsClient } from './helpers.js';
 
@@ -34,14 +34,7 @@ it('follows a merchant’s charge with its own client over WebSocket and SSE; an
   const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
   const as = (token: string, query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) =>
     stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${token}`, ...headers });
-  const merchant = async (name: string) =>
-    (
-      await as(
-        operator,
-        `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
-        { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
-      )
-    ).data!.createMerchant.merchant.merchantId as string;
+  const merchant = (name: string) => createMerchant(stack, name, operator);
   const [a, b] = [await merchant('followa'), await merchant('followb')];
   const staffA = (
     await mintStaffToken({

@@ -6,18 +6,13 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { parse } from 'graphql';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import { mintStaffToken } from '../../src/auth/index.js';
 import { uniqueNamespace } from '../events/redis-helpers.js';
-import { testKey, type TestStack } from '../helpers/gateway.js';
-import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
+import type { TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, createMerchant, gqlAs, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
 import { CREATE_ENDPOINT } from './helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of this suite
-type Doc = TypedDocumentNode<any, Record<string, unknown>>;
 
 const namespace = uniqueNamespace('outbound-fairness');
 const BACKLOG = 30;
@@ -90,15 +85,8 @@ afterAll(async () => {
 
 /** A merchant with an endpoint to each receiver; returns its id. */
 async function merchantWith(name: string, urls: string[]): Promise<string> {
-  const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
-  const as = (token: string, query: string, variables: Record<string, unknown>) =>
-    stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${token}` });
-  const created = await as(
-    operator,
-    `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
-    { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
-  );
-  const id = created.data!.createMerchant.merchant.merchantId as string;
+  const as = gqlAs(stack);
+  const id = await createMerchant(stack, name);
   const token = (
     await mintStaffToken({ secret: stack.jwtSecret, scopes: ['webhooks:manage'], subject: name, ttlSeconds: 600, merchantId: id })
   ).token;

@@ -4,20 +4,15 @@
 // other merchant's. In process (GraphQL through yoga.fetch), with real receivers, a real Redis and the shipped
 // delivery settings.
 import { randomUUID } from 'node:crypto';
-import { parse } from 'graphql';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
+import { mintStaffToken } from '../../src/auth/index.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { uniqueNamespace } from '../events/redis-helpers.js';
-import { testKey, type TestStack } from '../helpers/gateway.js';
-import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
+import type { TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, createMerchant, gqlAs, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
 import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ad-hoc documents of this suite
-type Doc = TypedDocumentNode<any, Record<string, unknown>>;
 
 const EVENTS = 10_000;
 const namespace = uniqueNamespace('outbound-platform-events');
@@ -35,15 +30,8 @@ afterAll(async () => {
 
 /** A merchant with one endpoint of its own: its id, the endpoint's secret and its receiver. */
 async function merchant(name: string): Promise<{ id: string; secret: string; receiver: Receiver }> {
-  const as = (token: string, query: string, variables: Record<string, unknown>) =>
-    stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${token}` });
-  const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
-  const created = await as(
-    operator,
-    `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
-    { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
-  );
-  const id = created.data!.createMerchant.merchant.merchantId as string;
+  const as = gqlAs(stack);
+  const id = await createMerchant(stack, name);
   const token = (
     await mintStaffToken({ secret: stack.jwtSecret, scopes: ['webhooks:manage'], subject: name, ttlSeconds: 600, merchantId: id })
   ).token;

@@ -14,8 +14,8 @@ import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import { createKeyRing, keyVersion, type SealedSecret } from '../../src/merchants/index.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
 import { REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
-import { testKey, type TestStack } from '../helpers/gateway.js';
-import { closePlatformStack, logOnce, startPlatformStack } from '../helpers/platform.js';
+import type { TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, createMerchant, logOnce, startPlatformStack } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
 import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
 
@@ -49,13 +49,7 @@ const as = (token: string, query: string, variables: Record<string, unknown> = {
 const rawOf = (globalId: string) => Buffer.from(globalId, 'base64url').toString('utf8').split(':')[1]!;
 
 async function merchant(name: string): Promise<Merchant> {
-  const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
-  const created = await as(
-    operator,
-    `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
-    { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
-  );
-  const id = created.data!.createMerchant.merchant.merchantId as string;
+  const id = await createMerchant(stack, name);
   const scopes = SCOPES.filter((s) => s !== 'platform:manage');
   const token = (await mintStaffToken({ secret: stack.jwtSecret, scopes, subject: `staff-${name}`, ttlSeconds: 600, merchantId: id }))
     .token;

@@ -10,8 +10,8 @@ import { mintStaffToken, SCOPES } from '../../src/auth/index.js';
 import { connectRedis, merchantExpiringIndex, merchantKeyIndex } from '../../src/redis/index.js';
 import { manualClock, type ManualClock } from '../../src/sandbox/index.js';
 import { uniqueNamespace } from '../events/redis-helpers.js';
-import { testKey, type TestStack } from '../helpers/gateway.js';
-import { closePlatformStack, REDIS_URL, startPlatformStack } from '../helpers/platform.js';
+import type { TestStack } from '../helpers/gateway.js';
+import { closePlatformStack, createMerchant, REDIS_URL, startPlatformStack } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
 import { disposeAllClients, subscribe, wsClient } from '../live/helpers.js';
 
@@ -45,14 +45,7 @@ it('reconciles a merchant’s charge with its own key, and its synthesized event
   const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
   const as = (token: string, query: string, variables: Record<string, unknown> = {}) =>
     stack.gql(parse(query) as Doc, variables, { authorization: `Bearer ${token}` });
-  const merchant = async (name: string) =>
-    (
-      await as(
-        operator,
-        `mutation($i: CreateMerchantInput!) { createMerchant(input: $i) { ... on CreateMerchantPayload { merchant { merchantId } } } }`,
-        { i: { name, apiKey: testKey(name), webhookSecret: `whsec_${name}_123456`, idempotencyKey: randomUUID() } },
-      )
-    ).data!.createMerchant.merchant.merchantId as string;
+  const merchant = (name: string) => createMerchant(stack, name, operator);
   const [a, b] = [await merchant('reconcilea'), await merchant('reconcileb')];
   const staff = async (merchantId: string) =>
     (
