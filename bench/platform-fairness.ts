@@ -22,6 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { connectRedis } from '../src/redis/index.js';
+import { deleteNamespace } from './lib/redis-namespace.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { accountTag } from '../src/sandbox/request-log.js';
 import { WALLETS } from '../src/upstream/types.js';
@@ -383,12 +384,7 @@ console.table({
 });
 
 await gateway.close();
-let cursor = '0';
-do {
-  const [next, keys] = await redis.commands.scan(cursor, 'MATCH', `${namespace}*`, 'COUNT', 1000);
-  if (keys.length) await redis.commands.del(...keys);
-  cursor = next;
-} while (cursor !== '0');
+await deleteNamespace(redis, namespace);
 await redis.close();
 await slow.close();
 await fast.close();

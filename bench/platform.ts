@@ -16,6 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { startGateway, type RunningGateway } from '../src/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { connectRedis } from '../src/redis/index.js';
+import { deleteNamespace, keysUnder } from './lib/redis-namespace.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
 const REQUESTS = Number(process.env.BENCH_PLATFORM_REQUESTS ?? 1500);
@@ -146,12 +147,8 @@ const heap = () => {
 const redis = await connectRedis({ url: REDIS_URL, namespace: namespaces.platform });
 const redisBytes = async () => {
   let total = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.commands.scan(cursor, 'MATCH', `${namespaces.platform}*`, 'COUNT', 1000);
+  for await (const keys of keysUnder(redis, namespaces.platform))
     for (const key of keys) total += Number((await redis.commands.call('MEMORY', 'USAGE', key)) ?? 0);
-    cursor = next;
-  } while (cursor !== '0');
   return total;
 };
 const [heap0, redis0] = [heap(), await redisBytes()];
@@ -218,14 +215,7 @@ console.table({
 });
 
 await Promise.all([single.close(), platform.close(), tight.close()]);
-for (const ns of Object.values(namespaces)) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.commands.scan(cursor, 'MATCH', `${ns}*`, 'COUNT', 1000);
-    if (keys.length) await redis.commands.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
+for (const ns of Object.values(namespaces)) await deleteNamespace(redis, ns);
 await redis.close();
 await agent.close();
 await sandbox.close();
