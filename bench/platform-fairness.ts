@@ -23,6 +23,7 @@ import { startGateway } from '../src/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { connectRedis } from '../src/redis/index.js';
 import { deleteNamespace } from './lib/redis-namespace.js';
+import { inProcessGatewayEnv } from './lib/in-process-env.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { accountTag } from '../src/sandbox/request-log.js';
 import { WALLETS } from '../src/upstream/types.js';
@@ -52,14 +53,7 @@ const jwtSecret = randomBytes(32).toString('hex');
 const namespace = `bench-fairness-${randomUUID()}`;
 const gateway = await startGateway(
   loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PAYMENT_BASE_URL: sandbox.url,
-    PAYMENT_API_KEY: `sk_test_bench_${randomBytes(6).toString('hex')}`,
-    AUTH_JWT_SECRET: jwtSecret,
-    LOG_LEVEL: 'silent',
-    HEALTH_PROBE_MS: '3600000',
-    REDIS_URL,
+    ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
     MERCHANT_MODE: 'platform',
     MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
     MERCHANT_OFFBOARD_GRACE: '1',

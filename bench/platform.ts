@@ -17,6 +17,7 @@ import { startGateway, type RunningGateway } from '../src/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { connectRedis } from '../src/redis/index.js';
 import { deleteNamespace, keysUnder } from './lib/redis-namespace.js';
+import { inProcessGatewayEnv } from './lib/in-process-env.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
 const REQUESTS = Number(process.env.BENCH_PLATFORM_REQUESTS ?? 1500);
@@ -29,14 +30,7 @@ const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 const jwtSecret = randomBytes(32).toString('hex');
 const namespaces = { single: `bench-single-${randomUUID()}`, platform: `bench-platform-${randomUUID()}` };
 const base = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  PAYMENT_BASE_URL: sandbox.url,
-  PAYMENT_API_KEY: `sk_test_bench_${randomBytes(6).toString('hex')}`,
-  AUTH_JWT_SECRET: jwtSecret,
-  LOG_LEVEL: 'silent',
-  HEALTH_PROBE_MS: '3600000',
-  REDIS_URL,
+  ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
   RATE_LIMIT_PER_MINUTE: '1000000000',
   RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
   RATE_LIMIT_MERCHANT_PER_MINUTE: '1000000000',
