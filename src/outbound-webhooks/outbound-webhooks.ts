@@ -181,7 +181,12 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
         },
       )
     : null;
-  const unlisten = worker ? options.bus.onLoggedEvent((event) => worker.wakeFor(event)) : () => {};
+  const unlistenWorker = worker ? options.bus.onLoggedEvent((event) => worker.wakeFor(event)) : () => {};
+  const unlistenPurges = store && options.platform ? forgetPurgedMerchants(options.bus, store, log) : () => {};
+  const unlisten = () => {
+    unlistenWorker();
+    unlistenPurges();
+  };
   worker?.start();
   return endpointsService({
     options,
@@ -430,4 +435,20 @@ async function countSince(log: EventBus['log'], endpoint: StoredEndpoint, fromMs
     if (page.length < 1_000) return count;
     after = page.at(-1)!.seq;
   }
+}
+
+/**
+ * Sandbox mode without Redis (the store in memory): a purged merchant's endpoints and their deliveries go with it,
+ * as in Redis, where they are listed in the merchant's key index and the purge deletes them. Only the gateway's own
+ * `merchant.purged` event counts (it names no merchant: a merchant's webhook route could post one of that kind).
+ */
+function forgetPurgedMerchants(bus: OutboundWebhooksOptions['bus'], store: OutboundStore, log: Logger): () => void {
+  if (store.mode !== 'memory') return () => {};
+  return bus.onLoggedEvent((event) => {
+    if (event.kind !== 'merchant.purged' || event.merchantId !== undefined || event.source !== 'POLL' || !event.reference) return;
+    const merchantId = event.reference;
+    void (async () => {
+      for (const endpoint of await store.listEndpoints(merchantId)) await store.deleteEndpoint(endpoint.id);
+    })().catch((error: unknown) => log.warn('webhook endpoints of a purged merchant not removed', { merchantId, error }));
+  });
 }
