@@ -7,6 +7,8 @@
 // and still short waits again at the back). One merchant's passes take their turns (`turn`): a pass holds the slots
 // it took while it reads, and gives back those it did not use before the merchant's next pass takes any.
 
+import { merchantOfEndpoint } from './model.js';
+
 /** How long a merchant woken for a slot keeps its share before its pass takes it. */
 const WOKEN_KEPT_MS = 1_000;
 
@@ -75,6 +77,12 @@ export class MerchantSlots {
     if (count <= 0) return;
     this.free(merchantId, count);
     this.wakeWaiting(merchantId);
+  }
+
+  /** An attempt to the endpoint ended: its merchant's slot is free (an endpoint of no merchant holds none). */
+  releaseOf(endpointId: string): void {
+    const merchant = merchantOfEndpoint(endpointId);
+    if (merchant !== null) this.release(merchant);
   }
 
   /** An attempt of the merchant ended: its slot is free, and the merchants waiting that may use it are woken, in turn. */

@@ -148,10 +148,7 @@ export class DeliveryWorker {
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.allSettled([...this.running]), grace]);
-    clearTimeout(timer);
+    await settledWithin([...this.running], graceMs);
   }
 
   /** A pass for the endpoint soon (full: due retries and stale events too), coalesced with the others of this tick. */
@@ -199,8 +196,7 @@ export class DeliveryWorker {
       .catch((err: unknown) => this.storeDown(err))
       .finally(() => {
         schedule.inFlight -= 1;
-        const merchant = this.slots ? merchantOfEndpoint(endpoint.id) : null;
-        if (merchant !== null) this.slots!.release(merchant);
+        this.slots?.releaseOf(endpoint.id);
         this.running.delete(attempt);
         // Only work a pass left behind for want of this slot needs one now; the rest waits for its wake or the poll.
         const back = schedule.comeBackFor;
@@ -208,6 +204,13 @@ export class DeliveryWorker {
       });
     this.running.add(attempt);
   }
+}
+
+/** Waits for the promises to settle, or for `ms`, whichever comes first. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(promises), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
