@@ -26,12 +26,19 @@ export class MerchantSlots {
   /** Each merchant's passes, one after another: the last one's end. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
+  private readonly total: number;
+  private readonly perMerchant: number;
+
   constructor(
-    private readonly total: number,
-    private readonly perMerchant: number,
+    limits: { maxInFlight: number; maxInFlightPerMerchant: number },
     /** Wakes an endpoint for a full pass (its merchant may have a slot now). */
     private readonly wake: (endpointId: string) => void,
-  ) {}
+    /** The worker's clock (one clock for the whole engine). */
+    private readonly now: () => number = Date.now,
+  ) {
+    this.total = limits.maxInFlight;
+    this.perMerchant = limits.maxInFlightPerMerchant;
+  }
 
   /** Attempts of the merchant under way on this replica. */
   heldBy(merchantId: string): number {
@@ -102,14 +109,14 @@ export class MerchantSlots {
     for (const [merchant, endpoints] of [...this.waiting]) {
       if (merchant === except || this.allowance(merchant) <= 0) continue;
       this.waiting.delete(merchant);
-      this.woken.set(merchant, Date.now());
+      this.woken.set(merchant, this.now());
       for (const endpointId of endpoints) this.wake(endpointId);
     }
   }
 
   /** Slots the merchant may take now: within its cap, its equal share, and what is free. */
   private allowance(merchantId: string): number {
-    const since = Date.now() - WOKEN_KEPT_MS;
+    const since = this.now() - WOKEN_KEPT_MS;
     for (const [merchant, at] of this.woken) if (at < since) this.woken.delete(merchant);
     const wanting = new Set([...this.held.keys(), ...this.waiting.keys(), ...this.woken.keys(), merchantId]).size;
     const share = Math.max(1, Math.ceil(this.total / wanting));

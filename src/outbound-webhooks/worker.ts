@@ -75,7 +75,7 @@ export class DeliveryWorker {
   ) {
     this.visibilityMs = settings.timeoutMs + 5_000;
     const fair = settings.fairness;
-    this.slots = fair ? new MerchantSlots(fair.maxInFlight, fair.maxInFlightPerMerchant, (id) => this.soon(id, true)) : null;
+    this.slots = fair ? new MerchantSlots(fair, (id) => this.soon(id, true), deps.now) : null;
     this.attempts = new DeliveryAttempts({
       ...deps,
       retryScheduleMs: settings.retryScheduleMs,
