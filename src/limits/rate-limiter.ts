@@ -62,6 +62,10 @@ export function redisRateLimiter(redis: GatewayRedis, name: string, options: Win
     points: options.points,
     duration: Math.max(1, Math.round(options.windowMs / 1000)),
     rejectIfRedisNotReady: true,
+    // A key over its budget is refused from this process's memory until its window ends, without asking Redis: a
+    // flood of refused operations then costs Redis nothing, and its caller (or merchant) slows no one else's calls.
+    // One over the points, not at them: a point given back (refund) to a key at its limit stays usable.
+    inMemoryBlockOnConsumed: options.points + 1,
   });
   const fallback = memoryRateLimiter(options);
   const listed = listingMerchantCounters(redis, redis.soloKey('ratelimit', name), options.windowMs);

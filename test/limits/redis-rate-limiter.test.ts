@@ -22,6 +22,27 @@ describe('redisRateLimiter', () => {
     await server?.stop();
   });
 
+  it('refuses a key over its budget from memory until its window ends, without asking Redis; a refunded point at the limit stays usable', async () => {
+    const options = { points: 2, windowMs: 60_000 };
+    const a = redisRateLimiter(one, 'flood', options, silentLogger);
+    expect((await a.consume('mer:a')).allowed).toBe(true);
+    expect((await a.consume('mer:a')).allowed).toBe(true);
+    const over = await a.consume('mer:a');
+    expect(over.allowed === false && over.retryAfterMs).toBeGreaterThan(50_000);
+    // The counter is gone from Redis (as if its window had ended there): this process still refuses it from memory,
+    // while another replica, which never saw it over its budget, asks Redis and is admitted.
+    expect(await one.commands.del(`${one.soloKey('ratelimit', 'flood')}:mer:a`)).toBe(1);
+    expect((await a.consume('mer:a')).allowed).toBe(false);
+    expect((await redisRateLimiter(two, 'flood', options, silentLogger).consume('mer:a')).allowed).toBe(true);
+    // At its limit but not over it, a key is not blocked: a point given back is used again.
+    const b = redisRateLimiter(one, 'refunds', options, silentLogger);
+    expect((await b.consume('mer:b')).allowed).toBe(true);
+    expect((await b.consume('mer:b')).allowed).toBe(true);
+    await b.refund('mer:b');
+    expect((await b.consume('mer:b')).allowed).toBe(true);
+    expect((await b.consume('mer:b')).allowed).toBe(false);
+  });
+
   it('shares one budget between replicas, then counts per process while Redis is gone', async () => {
     const options = { points: 3, windowMs: 60_000 };
     const a = redisRateLimiter(one, 'general', options, silentLogger);
