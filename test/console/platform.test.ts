@@ -136,17 +136,27 @@ describe.skipIf(!hasChromium)('the back office in platform mode', () => {
     });
   });
 
-  it('passes axe-core on the choice of a merchant (0 serious, 0 critical)', async () => {
+  it('passes axe-core on the choice of a merchant and on a merchant’s page (0 serious, 0 critical), with no horizontal scroll at 390 px', async () => {
     const { page, texts, close } = await openAs(browser, stack, { language: 'fr', path: '/payments' });
-    try {
-      await page.getByRole('button', { name: a.name }).waitFor();
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
+    await page.evaluate(AXE);
+    const serious = () =>
+      page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
         return (await axe.run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
       });
-      expect(violations).toEqual([]);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    try {
+      await page.getByRole('button', { name: a.name }).waitFor();
       expect(await page.getByRole('heading', { level: 1, name: texts.merchant.title }).count()).toBe(1);
+      expect(await serious()).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await overflow()).toBe(0);
+      // A merchant chosen: the header names it, still within a phone's width.
+      await page.getByRole('button', { name: a.name }).click();
+      await showsOnly(page, a, b);
+      expect(await overflow()).toBe(0);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect(await serious()).toEqual([]);
     } finally {
       await close();
     }
