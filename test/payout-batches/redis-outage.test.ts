@@ -41,7 +41,10 @@ afterAll(async () => {
 });
 
 it('Redis down between a chunk’s claim and its bulk call: sent once Redis is back, each item paid once, the batch ends', async () => {
-  const created = (await stack.gql(CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'agents' } })).data!.createPayoutBatch;
+  const creation = await stack.gql(CreateBatch, { input: { idempotencyKey: randomUUID(), label: 'agents' } });
+  // Once seen on CI (Node 24), unexplained: no data at all. Should it happen again, say what the gateway answered and logged.
+  if (!creation.data) throw new Error(`createPayoutBatch: ${JSON.stringify(creation.errors)}\n${stack.logLines.slice(-20).join('\n')}`);
+  const created = creation.data.createPayoutBatch;
   if (created.__typename !== 'CreatePayoutBatchPayload') throw new Error(created.__typename);
   const id = created.batch.id;
   const items = Array.from({ length: ITEMS }, (_, i) => item(i));
