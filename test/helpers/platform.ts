@@ -25,7 +25,8 @@ export function startPlatformStack(namespace: string, options: StackOptions = {}
 /** Closes the stack (if it started) and deletes every key of its namespace. */
 export async function closePlatformStack(stack: TestStack | undefined, namespace: string): Promise<void> {
   await stack?.close();
-  const redis = await connectRedis({ url: REDIS_URL, namespace });
+  // Cleaning up after 10,000 events on a busy machine may outlast the gateway's one-second command timeout.
+  const redis = await connectRedis({ url: REDIS_URL, namespace, commandTimeoutMs: 30_000 });
   await deleteByPrefix(redis.commands, namespace);
   await redis.close();
 }
