@@ -77,6 +77,7 @@ import {
   redisMerchantStore,
   sandboxKeyEncryptionKey,
   type MerchantRegistry,
+  type MerchantView,
 } from './merchants/index.js';
 import type { PlatformServices } from './schema/context.js';
 import { projectPath } from './files/project-files.js';
@@ -101,6 +102,8 @@ export interface RunningGateway {
   outboundWebhooks: OutboundWebhooks;
   /** Platform mode (MERCHANT_MODE=platform): the merchants' registry; null in single mode. */
   merchants: MerchantRegistry | null;
+  /** Platform mode in sandbox mode: the demo merchants (`demoMerchants`); empty otherwise. */
+  demoMerchants: MerchantView[];
   /** Stops everything; graceMs (SHUTDOWN_GRACE_MS in `npm start`, default 0): readiness 503 while still serving, first. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -141,6 +144,11 @@ export interface StartGatewayOptions {
    * MERCHANT_KEYS_KEK, a generated key-encryption key beside it). Unset: in memory, under a key of this process.
    */
   merchantsFile?: string;
+  /**
+   * Platform mode in sandbox mode: finds or makes the demo merchants (src/main.ts knows the sandbox's accounts), before
+   * the console's personas are minted, so that the staff personas work for the first of them.
+   */
+  demoMerchants?: (registry: MerchantRegistry) => Promise<MerchantView[]>;
 }
 
 /** The `url` of a gateway started with `listen: false`: no socket answers it. */
@@ -613,7 +621,7 @@ function buildMerchantWebhookRoutes(
 }
 
 /** The token verifier; in sandbox mode the keys may be unset: they are generated, and a development token is minted for GraphiQL. */
-async function prepareAuth(config: Config) {
+async function prepareAuth(config: Config, personasMerchant: MerchantView | null) {
   const { auth } = withGeneratedSecrets(config.auth);
   const tokens = createTokenVerifier(auth);
   const developmentToken =
@@ -627,14 +635,20 @@ async function prepareAuth(config: Config) {
           audience: auth.audience,
         })
       : null;
-  return { tokens, developmentToken, personas: await sandboxPersonas(config, auth.jwtSecret, developmentToken) };
+  return { tokens, developmentToken, personas: await sandboxPersonas(config, auth.jwtSecret, developmentToken, personasMerchant) };
 }
 
 /**
  * Sandbox mode's staff for the console's persona switch (test money only): the development token, someone who
- * prepares payouts and someone who approves them, with different subjects so that the four-eyes rule applies.
+ * prepares payouts and someone who approves them, with different subjects so that the four-eyes rule applies. In
+ * platform mode the three work for the first demo merchant (their tokens carry it), as a merchant's staff would.
  */
-async function sandboxPersonas(config: Config, secret: string | null, developmentToken: MintedToken | null): Promise<ConsolePersona[]> {
+async function sandboxPersonas(
+  config: Config,
+  secret: string | null,
+  developmentToken: MintedToken | null,
+  merchant: MerchantView | null,
+): Promise<ConsolePersona[]> {
   if (config.mode !== 'sandbox' || !secret || !developmentToken || !config.console.enabled) return [];
   const mint = async (subject: string, scopes: Scope[]) =>
     (
@@ -645,6 +659,7 @@ async function sandboxPersonas(config: Config, secret: string | null, developmen
         ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
         issuer: config.auth.issuer,
         audience: config.auth.audience,
+        merchantId: merchant?.id,
       })
     ).token;
   return [
@@ -817,7 +832,8 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
     const webhook = platform
       ? buildMerchantWebhookRoutes(startup, platform, bus, { observability, live, extIds })
       : buildWebhookRoute(startup, bus, { live, extIds, observability });
-    const { tokens, developmentToken, personas } = await prepareAuth(config);
+    const demoMerchants = platform && options.demoMerchants ? await options.demoMerchants(platform.registry) : [];
+    const { tokens, developmentToken, personas } = await prepareAuth(config, demoMerchants[0] ?? null);
 
     const readiness = startReadiness(startup, probedUpstream, redisParts);
 
@@ -855,6 +871,7 @@ export async function startGateway(config: Config, log: Logger, options: StartGa
       developmentToken,
       outboundWebhooks,
       merchants: platform?.registry ?? null,
+      demoMerchants,
       close: shutdown.close,
     };
   } catch (err) {

@@ -48,17 +48,18 @@ const DEMO_MERCHANTS = ['Demo school (frais de scolarité)', 'Demo shop (boutiqu
 const DEMO_STAFF_SCOPES: Scope[] = ['payments:read', 'payments:collect', 'payouts:write', 'settlements:write'];
 const DEMO_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 
-/**
- * Platform mode in the sandbox: the two demo merchants (made at the first start, kept in SANDBOX_DATA_DIR or
- * Redis after), an operator token and one staff token per merchant, as lines to print.
- */
-async function platformDemo(registry: MerchantRegistry, config: Config): Promise<string[]> {
-  const existing = (await registry.list(DEMO_MERCHANTS.length, null)).merchants;
-  const merchants: MerchantView[] = [...existing];
-  for (const name of DEMO_MERCHANTS.slice(existing.length)) {
+/** Platform mode in the sandbox: the two demo merchants, made at the first start and kept in SANDBOX_DATA_DIR or Redis after. */
+async function demoMerchants(registry: MerchantRegistry): Promise<MerchantView[]> {
+  const merchants = [...(await registry.list(DEMO_MERCHANTS.length, null)).merchants];
+  for (const name of DEMO_MERCHANTS.slice(merchants.length)) {
     const secret = () => randomBytes(12).toString('hex');
     merchants.push(await registry.create({ name, apiKey: `sk_test_demo_${secret()}`, webhookSecret: `whsec_${secret()}` }));
   }
+  return merchants;
+}
+
+/** Platform mode in the sandbox: an operator token and one staff token per demo merchant, as lines to print. */
+async function platformDemo(merchants: MerchantView[], config: Config): Promise<string[]> {
   const mint = (scopes: Iterable<Scope>, subject: string, merchantId?: string) =>
     mintStaffToken({
       secret: config.auth.jwtSecret!,
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
             outboundWebhooksFile: path.join(config.sandboxDataDir, OUTBOUND_WEBHOOKS_FILE),
             extIdIndexFile: path.join(config.sandboxDataDir, EXT_ID_INDEX_FILE),
             merchantsFile: path.join(config.sandboxDataDir, MERCHANTS_FILE),
+            demoMerchants,
           }
         : {},
     );
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
             `Development token (every scope, until ${gateway.developmentToken.expiresAt.toISOString()}): Authorization: Bearer ${gateway.developmentToken.token}`,
           ]
         : []),
-      ...(gateway.merchants && config.auth.jwtSecret ? await platformDemo(gateway.merchants, config) : []),
+      ...(gateway.merchants && config.auth.jwtSecret ? await platformDemo(gateway.demoMerchants, config) : []),
     );
     if (gateway.merchants && gateway.webhookUrl)
       await connectMerchantAccounts(embedded.sandbox, gateway.merchants, config, gateway.webhookUrl);

@@ -5,6 +5,7 @@
 //   sees only that merchant's payments and which merchant it works on, switches to the other and sees only its
 //   own, and opens a merchant by its id (a malformed id is refused in the page's language);
 // - a merchant's own staff token is told its merchant and offered no switch, and sees its own payments only;
+// - the sandbox's staff personas (Awa, Moussa, Fatou) work for the first demo merchant, made before they are minted;
 // - the choice page passes axe-core (0 serious, 0 critical).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -37,13 +38,17 @@ let browser: Browser;
 let a: Merchant;
 let b: Merchant;
 
-async function merchantWithCharge(name: string, amount: number): Promise<Merchant> {
+/** A merchant made by the operator through GraphQL. */
+async function createdMerchant(name: string): Promise<string> {
   const created = await stack.graphql(CreateMerchantDocument, {
     create: { name, apiKey: newKey('platform'), webhookSecret: randomBytes(16).toString('hex'), idempotencyKey: `${name}-${Date.now()}` },
   });
   const payload = created.data?.createMerchant;
   if (payload?.__typename !== 'CreateMerchantPayload') throw new Error(`createMerchant: ${JSON.stringify(created)}`);
-  const { merchantId } = payload.merchant;
+  return payload.merchant.merchantId;
+}
+
+async function withCharge(name: string, merchantId: string, amount: number): Promise<Merchant> {
   const charge = await stack.graphql(
     CreateChargeDocument,
     { input: { amount, phone: '70111111', provider: 'OPC_BF', idempotencyKey: `charge-${merchantId}` } },
@@ -59,13 +64,19 @@ beforeAll(async () => {
   [stack, browser] = await Promise.all([
     startConsoleStack(
       { MERCHANT_MODE: 'platform', MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'), REDIS_URL, AUTH_JWT_SECRET: JWT_SECRET },
-      { redisNamespace: namespace },
+      {
+        redisNamespace: namespace,
+        // As `npm start` makes its demo merchants: before the personas are minted, so that they work for the first.
+        demoMerchants: async (registry) => [
+          await registry.create({ name: 'École Wend-Kuuni', apiKey: newKey('platform'), webhookSecret: randomBytes(16).toString('hex') }),
+        ],
+      },
     ),
     hasChromium ? launchChromium() : Promise.resolve(null as never),
   ]);
   // The same phone, amount apart: only the reference tells the two merchants' charges apart.
-  a = await merchantWithCharge('École Wend-Kuuni', 2500);
-  b = await merchantWithCharge('Boutique Yennenga', 3700);
+  a = await withCharge('École Wend-Kuuni', stack.gateway.demoMerchants[0]!.id, 2500);
+  b = await withCharge('Boutique Yennenga', await createdMerchant('Boutique Yennenga'), 3700);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -134,6 +145,18 @@ describe.skipIf(!hasChromium)('the back office in platform mode', () => {
         await close();
       }
     });
+  });
+
+  it('lets the sandbox’s staff personas work for the first demo merchant: Awa is told it, offered no switch, and sees its payments only', async () => {
+    const { page, texts, problems, close } = await openAs(browser, stack, { language: 'fr', path: '/payments', persona: 'preparer' });
+    try {
+      await showsOnly(page, a, b);
+      expect(await badgeText(page)).toContain(`${texts.merchant.label} ${a.merchantId}`);
+      expect(await page.getByRole('button', { name: texts.merchant.change }).count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 
   it('passes axe-core on the choice of a merchant and on a merchant’s page (0 serious, 0 critical), with no horizontal scroll at 390 px', async () => {

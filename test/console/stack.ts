@@ -36,7 +36,7 @@ export interface ConsoleStack {
 
 export async function startConsoleStack(
   env: Record<string, string> = {},
-  gatewayOptions: Pick<StartGatewayOptions, 'redisNamespace'> = {},
+  gatewayOptions: Pick<StartGatewayOptions, 'redisNamespace' | 'demoMerchants'> = {},
 ): Promise<ConsoleStack> {
   const sandbox = await startTestSandbox();
   const webhookSecret = randomBytes(24).toString('base64url');
