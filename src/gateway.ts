@@ -43,6 +43,7 @@ import {
   connectRedis,
   merchantExpiringIndex,
   merchantKeyIndex,
+  merchantEpochKey,
   merchantTag,
   memoryMerchantSet,
   redisMerchantSet,
@@ -320,7 +321,7 @@ function buildIdempotencyStore(
               ? (merchantId) => ({
                   key: (name) => redisParts.redis.tagged(merchantTag(merchantId), 'idem', name),
                   index: merchantExpiringIndex(redisParts.redis, merchantId),
-                  epoch: redisParts.redis.tagged(merchantTag(merchantId), 'epoch'),
+                  epoch: merchantEpochKey(redisParts.redis, merchantId),
                   owned: merchantKeyIndex(redisParts.redis, merchantId),
                 })
               : undefined,

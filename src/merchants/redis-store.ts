@@ -2,8 +2,15 @@
 // keys it owns), so a Cluster spreads merchants over its shards and a purge of one touches one slot; a webhook
 // route has its own tag, and the listing is split over LISTING_SHARDS sorted sets, so no key grows with the
 // number of merchants unsharded. Writes wait for REDIS_MIN_REPLICAS replicas, as idempotency claims do.
-import { createHash } from 'node:crypto';
-import { merchantExpiringIndex, merchantKeyIndex, merchantTag, type GatewayRedis } from '../redis/index.js';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  merchantEpochKey,
+  merchantExpiringIndex,
+  merchantKeyIndex,
+  merchantTag,
+  NEW_EPOCH_LUA,
+  type GatewayRedis,
+} from '../redis/index.js';
 
 export { merchantKeyIndex, merchantTag };
 import { InternalError } from '../errors/internal-error.js';
@@ -27,6 +34,14 @@ if redis.call('HGET', KEYS[1], 'rev') == ARGV[1] then
 end
 return 0`;
 
+// A new merchant's record, with the generation of its keys (it can have none from before now: its first money moves
+// need no lookup at the service), listed among the keys it owns. KEYS[1] record, KEYS[2] generation, KEYS[3] its
+// index; ARGV[1] doc, ARGV[2] revision, ARGV[3] a fresh generation id.
+const INSERT_LUA = `${NEW_EPOCH_LUA}
+redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'rev', ARGV[2])
+newEpoch(KEYS[2], ARGV[3])
+redis.call('SADD', KEYS[3], KEYS[2])`;
+
 /** A MerchantStore in Redis (one node, Sentinel or Cluster). */
 export function redisMerchantStore(redis: GatewayRedis): MerchantStore {
   const recordKey = (id: string) => redis.tagged(merchantTag(id), 'merchant');
@@ -42,7 +57,9 @@ export function redisMerchantStore(redis: GatewayRedis): MerchantStore {
     idOfRoute: (routeId) => redis.commands.get(routeKey(routeId)),
     async insert(record) {
       // Record first, then its route and its place in the listing: a half-made merchant is never reachable by a route.
-      await redis.durable((p) => p.hset(recordKey(record.id), 'doc', JSON.stringify(record), 'rev', String(record.revision)));
+      const [id, doc, rev] = [record.id, JSON.stringify(record), String(record.revision)];
+      const fresh = randomUUID().replaceAll('-', '').slice(0, 16);
+      await redis.durable((p) => p.eval(INSERT_LUA, 3, recordKey(id), merchantEpochKey(redis, id), ownedKey(id), doc, rev, fresh));
       await redis.durable((p) => p.set(routeKey(record.routeId), record.id));
       await redis.durable((p) => p.zadd(shardKey(record.id), 0, listCursor(record)));
     },

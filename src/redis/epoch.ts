@@ -59,6 +59,20 @@ end
 `;
 
 /**
+ * Lua defining `newEpoch(key, fresh)`: the generation of a data set that cannot hold anything from before this
+ * moment (a merchant's keys, written with the merchant), continuous from the start (`since` 0), so that its first
+ * claims are clean and need no lookup at the service. Does nothing if the generation exists. Redis's run_id is
+ * recorded as `epoch` records it: a restart still resets `since`, and a data set lost later is still detected.
+ */
+export const NEW_EPOCH_LUA = `
+local function newEpoch(key, fresh)
+  if redis.call('EXISTS', key) == 1 then return end
+  local runId = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)') or ''
+  redis.call('HSET', key, 'id', fresh, 'since', 0, 'runId', runId)
+end
+`;
+
+/**
  * This process's view of the Redis data set's generation: since when its memory is continuous, and when it lost
  * keys.
  */

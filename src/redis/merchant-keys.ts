@@ -12,6 +12,13 @@ export const merchantTag = (merchantId: string): string => `m:${merchantId}`;
 export const merchantKeyIndex = (redis: Pick<GatewayRedis, 'tagged'>, merchantId: string): string =>
   redis.tagged(merchantTag(merchantId), 'keys');
 
+/**
+ * A merchant's own generation of its keys (src/redis/epoch.ts), in its slot: on a Cluster its idempotency claims
+ * check it instead of the gateway's, which is in another slot. Made with the merchant (NEW_EPOCH_LUA).
+ */
+export const merchantEpochKey = (redis: Pick<GatewayRedis, 'tagged'>, merchantId: string): string =>
+  redis.tagged(merchantTag(merchantId), 'epoch');
+
 /** The merchant whose hash tag a key carries (its first `{…}`, as a Cluster reads it), or null. */
 export function merchantOfKey(key: string): string | null {
   const open = key.indexOf('{');

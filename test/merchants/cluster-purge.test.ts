@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKeyRing, createMerchantRegistry, redisMerchantStore, type MerchantRegistry } from '../../src/merchants/index.js';
 import {
   connectRedis,
+  merchantEpochKey,
   merchantExpiringIndex,
   merchantKeyIndex,
   merchantTag,
@@ -121,19 +122,42 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   expect(kept.filter((key) => /:webhooks:/.test(key)).length).toBeGreaterThanOrEqual(3);
 }, 120_000);
 
-/** A claimed and a completed idempotency key, a payout-batch document and lease, and rate-limit counters of a merchant. */
-async function writeAsPlatformMode(merchantId: string): Promise<void> {
-  const tag = merchantTag(merchantId);
-  const idempotency: IdempotencyStore = redisIdempotencyStore(redis, {
+/** The idempotency store as platform mode places a merchant's keys (src/gateway.ts). */
+const platformIdempotency = (): IdempotencyStore =>
+  redisIdempotencyStore(redis, {
     epoch: redisEpoch(redis),
     merchantKeys: (id) => ({
       key: (name) => redis.tagged(merchantTag(id), 'idem', name),
       index: merchantExpiringIndex(redis, id),
-      epoch: redis.tagged(merchantTag(id), 'epoch'),
+      epoch: merchantEpochKey(redis, id),
       owned: merchantKeyIndex(redis, id),
     }),
   });
-  const own = idempotency.forMerchant!(merchantId);
+
+it('gives a new merchant a generation of its own from the start: its first money moves need no lookup at the service', async () => {
+  // On a Cluster a merchant's claims check its own generation (the gateway's is in another slot). Made with the
+  // merchant, it is continuous from the start: nothing of the merchant can predate it.
+  const fresh = await registry.create({ name: 'New', apiKey: 'sk_test_cluster_new', webhookSecret: 'whsec-cluster-new' });
+  expect(await platformIdempotency().forMerchant!(fresh.id).claim('first-payout', 'fp', {})).toMatchObject({
+    kind: 'claimed',
+    clean: true,
+  });
+  // Listed among its keys (the purge removes it).
+  expect(await redis.commands.sismember(merchantKeyIndex(redis, fresh.id), merchantEpochKey(redis, fresh.id))).toBe(1);
+  // A generation lost with the merchant's slot is new, not continuous: the next claim is not clean, and a loss is
+  // recorded for a process that knew the old one.
+  const other = await registry.create({ name: 'Lost', apiKey: 'sk_test_cluster_lost', webhookSecret: 'whsec-cluster-lost' });
+  const knowing = platformIdempotency().forMerchant!(other.id);
+  expect(await knowing.claim('k1', 'fp', {})).toMatchObject({ clean: true, lost: false });
+  await redis.commands.del(merchantEpochKey(redis, other.id));
+  expect(await knowing.claim('k2', 'fp', {})).toMatchObject({ kind: 'claimed', clean: false, lost: true });
+  expect(await platformIdempotency().forMerchant!(other.id).claim('k3', 'fp', {})).toMatchObject({ kind: 'claimed', clean: false });
+});
+
+/** A claimed and a completed idempotency key, a payout-batch document and lease, and rate-limit counters of a merchant. */
+async function writeAsPlatformMode(merchantId: string): Promise<void> {
+  const tag = merchantTag(merchantId);
+  const own = platformIdempotency().forMerchant!(merchantId);
   expect((await own.claim('k1', 'fp', {})).kind).toBe('claimed');
   await own.complete('k1', 'fp', { reference: 'ch_1' });
   expect((await own.claim('k2', 'fp', {})).kind).toBe('claimed');
