@@ -28,6 +28,8 @@ import {
   type EndpointView,
   type StoredEndpoint,
 } from './model.js';
+import { startMerchantLogRouter } from './merchant-log-router.js';
+import { merchantLogKey } from './redis-keys.js';
 import { redisOutboundStore } from './redis-store.js';
 import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
 import type { OutboundStore } from './store.js';
@@ -181,7 +183,10 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
         },
       )
     : null;
-  const unlistenWorker = worker ? options.bus.onLoggedEvent((event) => worker.wakeFor(event)) : () => {};
+  const router = worker ? routeMerchantEvents(options, worker) : null;
+  // A merchant's event is read from the merchant's own log (platform mode over Redis): its endpoints are woken once
+  // it is copied there, by the router.
+  const unlistenWorker = worker ? options.bus.onLoggedEvent((event) => !(router && event.merchantId) && worker.wakeFor(event)) : () => {};
   const unlistenPurges = store && options.platform ? forgetPurgedMerchants(options.bus, store, log) : () => {};
   const unlisten = () => {
     unlistenWorker();
@@ -198,10 +203,28 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
     now,
     close: async () => {
       unlisten();
+      await router?.stop();
       await worker?.stop(Math.min(settings.timeoutMs, 2_000));
       await dispatcher.close().catch(() => {});
       await store?.close();
     },
+  });
+}
+
+/**
+ * Platform mode over Redis: each merchant's events copied into its own log, where its endpoints read them
+ * (merchant-log-router.ts); the worker's endpoints woken for each event copied. Null in single mode and in memory.
+ */
+function routeMerchantEvents(options: OutboundWebhooksOptions, worker: DeliveryWorker): { stop(): Promise<void> } | null {
+  const { redis, platform } = options;
+  if (!redis || !platform) return null;
+  return startMerchantLogRouter({
+    redis,
+    logKey: redis.key('events', 'log'),
+    merchantLog: (merchantId) => merchantLogKey(redis, platform.tag(merchantId)),
+    retentionMs: options.retentionMs,
+    routed: (events) => events.forEach((event) => worker.wakeFor(event)),
+    log: options.log,
   });
 }
 
