@@ -100,8 +100,30 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): { sto
     if (events.length > 0) options.routed(events);
   };
 
+  /**
+   * Where the fleet's routers reached; none yet (a first start, or a build that read the shared log itself): the
+   * shared log's end, kept as the cursor at once (the shared log's older events are not copied: no merchant log
+   * exists yet to need them, and an endpoint of an earlier build whose group is made again in its merchant's log
+   * would get every one of them again).
+   */
+  const startingPoint = async (): Promise<string> => {
+    const saved = await redis.commands.get(cursorKey);
+    if (saved) return saved;
+    const [newest] = (await redis.commands.xrevrange(logKey, '+', '-', 'COUNT', 1)) as StreamEntry[];
+    const end = newest?.[0] ?? ZERO_ID;
+    await redis.commands.eval(ADVANCE, 1, cursorKey, end);
+    return end;
+  };
+
   const run = async () => {
-    let position = (await redis.commands.get(cursorKey).catch(() => null)) ?? ZERO_ID;
+    let position: string | null = null;
+    while (running && position === null) {
+      position = await startingPoint().catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500).unref());
+        return null;
+      });
+    }
+    if (position === null) return;
     while (running) {
       try {
         const reply = (await blocking.xread('COUNT', BATCH, 'BLOCK', options.blockMs ?? 2_000, 'STREAMS', logKey, position)) as Array<
@@ -119,7 +141,8 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): { sto
         if (!warned) options.log.warn('merchant event logs: copying paused, retrying', { error: (err as Error).message });
         warned = true;
         await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500).unref());
-        // From the durable cursor again: Redis may have lost the logs (restarted empty), the cursor with them.
+        // From the durable cursor again: Redis may have lost the logs (restarted empty), the cursor with them (the
+        // new shared log is then copied from its start).
         position = (await redis.commands.get(cursorKey).catch(() => position)) ?? ZERO_ID;
       }
     }

@@ -423,7 +423,13 @@ function deliveryOperations(
       const endpoint = await found(endpointId);
       // The log's positions are Redis's (real) time, whatever clock the retries follow.
       const from = Math.max(sinceMs, Date.now() - options.retentionMs, 0);
-      const eventsQueued = await countSince(options.bus.log, endpoint, from);
+      // Counted in the log the endpoint reads (its merchant's own in platform mode over Redis, which starts with the
+      // merchant's first endpoint), else in the bus's.
+      const store = need();
+      const log = store.eventsAfter
+        ? { ascending: (after: string | null, count: number) => store.eventsAfter!(endpointId, after, count) }
+        : options.bus.log;
+      const eventsQueued = await countSince(log, endpoint, from);
       await need().rewind(endpointId, `${from}-0`);
       worker?.wake(endpointId);
       return { endpoint: await view(endpoint), eventsQueued };
@@ -449,7 +455,7 @@ function deliveryOperations(
 }
 
 /** Events of the log from `fromMs` on that the endpoint takes (what a replay sends again), counted page by page. */
-async function countSince(log: EventBus['log'], endpoint: StoredEndpoint, fromMs: number): Promise<number> {
+async function countSince(log: Pick<EventBus['log'], 'ascending'>, endpoint: StoredEndpoint, fromMs: number): Promise<number> {
   let count = 0;
   let after: string | null = fromMs > 0 ? `${fromMs - 1}-${Number.MAX_SAFE_INTEGER}` : null;
   for (;;) {

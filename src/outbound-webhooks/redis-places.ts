@@ -6,7 +6,7 @@ import type { RedisContext, StreamEntry } from './redis-context.js';
 import { groupOf } from './redis-keys.js';
 import type { OutboundStore } from './store.js';
 
-type PlaceMethods = 'readNew' | 'claimStale' | 'release' | 'waiting' | 'rewind';
+type PlaceMethods = 'readNew' | 'claimStale' | 'release' | 'waiting' | 'eventsAfter' | 'rewind';
 
 /** The endpoints' places in their logs. */
 export function redisPlaces({ c, k, events, withGroup, placeGroup }: RedisContext): Pick<OutboundStore, PlaceMethods> {
@@ -38,6 +38,9 @@ export function redisPlaces({ c, k, events, withGroup, placeGroup }: RedisContex
       if (pending[1]) times.push(parseStreamId(pending[1])?.[0] ?? Infinity);
       const oldest = Math.min(...times);
       return { retrying: retryIds.length, inFlight: Number(pending[0]), oldestMs: Number.isFinite(oldest) ? oldest : null };
+    },
+    async eventsAfter(id, after, count) {
+      return events((await c.xrange(k.log(id), after === null ? '-' : `(${after}`, '+', 'COUNT', count)) as StreamEntry[]);
     },
     async rewind(id, seq) {
       const groups = (await c.xinfo('GROUPS', k.log(id))) as unknown[][];

@@ -141,6 +141,8 @@ async function copyEventsOf(merchantIds: string[]): Promise<void> {
     );
   }
   let routed = 0;
+  // Copied from the shared log's start (a router with no cursor starts at its end).
+  await redis.commands.set(redis.key('webhooks', 'merchant-log-router'), '0-0');
   const router = startMerchantLogRouter({
     redis,
     logKey: redis.key('events', 'log'),
