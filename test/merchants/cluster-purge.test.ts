@@ -242,6 +242,9 @@ async function writeAsPlatformMode(merchantId: string): Promise<void> {
   expect((await outbound.recordAttempt({ ...settled, status: 'SUCCEEDED', attempts: [attempt] }, null, 'ok', clock.ms)).kept).toBe(true);
   expect((await outbound.listDeliveries(endpointId)).map((d) => d.eventId).sort()).toEqual(['evt_1', 'evt_2']);
   expect((await outbound.listEndpoints(merchantId)).map((e) => e.id)).toEqual([endpointId]);
+  // A replay's move back runs on the node of the merchant's log (not refused with MOVED from another node).
+  await outbound.rewind(endpointId, `${clock.ms}-0`);
+  expect((await outbound.waiting(endpointId)).inFlight).toBe(0);
 }
 
 it('tells an orphaned claim of a merchant from a held one on a Cluster, its holder’s presence being in another slot', async () => {
