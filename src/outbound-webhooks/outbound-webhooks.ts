@@ -28,6 +28,8 @@ import {
   type EndpointView,
   type StoredEndpoint,
 } from './model.js';
+import { startMerchantLogRouter } from './merchant-log-router.js';
+import { merchantLogKey } from './redis-keys.js';
 import { redisOutboundStore } from './redis-store.js';
 import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
 import type { OutboundStore } from './store.js';
@@ -181,7 +183,10 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
         },
       )
     : null;
-  const unlistenWorker = worker ? options.bus.onLoggedEvent((event) => worker.wakeFor(event)) : () => {};
+  const router = worker ? routeMerchantEvents(options, worker) : null;
+  // A merchant's event is read from the merchant's own log (platform mode over Redis): its endpoints are woken once
+  // it is copied there, by the router.
+  const unlistenWorker = worker ? options.bus.onLoggedEvent((event) => !(router && event.merchantId) && worker.wakeFor(event)) : () => {};
   const unlistenPurges = store && options.platform ? forgetPurgedMerchants(options.bus, store, log) : () => {};
   const unlisten = () => {
     unlistenWorker();
@@ -198,10 +203,28 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
     now,
     close: async () => {
       unlisten();
+      await router?.stop();
       await worker?.stop(Math.min(settings.timeoutMs, 2_000));
       await dispatcher.close().catch(() => {});
       await store?.close();
     },
+  });
+}
+
+/**
+ * Platform mode over Redis: each merchant's events copied into its own log, where its endpoints read them
+ * (merchant-log-router.ts); the worker's endpoints woken for each event copied. Null in single mode and in memory.
+ */
+function routeMerchantEvents(options: OutboundWebhooksOptions, worker: DeliveryWorker): { stop(): Promise<void> } | null {
+  const { redis, platform } = options;
+  if (!redis || !platform) return null;
+  return startMerchantLogRouter({
+    redis,
+    logKey: redis.key('events', 'log'),
+    merchantLog: (merchantId) => merchantLogKey(redis, platform.tag(merchantId)),
+    retentionMs: options.retentionMs,
+    routed: (events) => events.forEach((event) => worker.wakeFor(event)),
+    log: options.log,
   });
 }
 
@@ -400,7 +423,13 @@ function deliveryOperations(
       const endpoint = await found(endpointId);
       // The log's positions are Redis's (real) time, whatever clock the retries follow.
       const from = Math.max(sinceMs, Date.now() - options.retentionMs, 0);
-      const eventsQueued = await countSince(options.bus.log, endpoint, from);
+      // Counted in the log the endpoint reads (its merchant's own in platform mode over Redis, which starts with the
+      // merchant's first endpoint), else in the bus's.
+      const store = need();
+      const log = store.eventsAfter
+        ? { ascending: (after: string | null, count: number) => store.eventsAfter!(endpointId, after, count) }
+        : options.bus.log;
+      const eventsQueued = await countSince(log, endpoint, from);
       await need().rewind(endpointId, `${from}-0`);
       worker?.wake(endpointId);
       return { endpoint: await view(endpoint), eventsQueued };
@@ -426,7 +455,7 @@ function deliveryOperations(
 }
 
 /** Events of the log from `fromMs` on that the endpoint takes (what a replay sends again), counted page by page. */
-async function countSince(log: EventBus['log'], endpoint: StoredEndpoint, fromMs: number): Promise<number> {
+async function countSince(log: Pick<EventBus['log'], 'ascending'>, endpoint: StoredEndpoint, fromMs: number): Promise<number> {
   let count = 0;
   let after: string | null = fromMs > 0 ? `${fromMs - 1}-${Number.MAX_SAFE_INTEGER}` : null;
   for (;;) {

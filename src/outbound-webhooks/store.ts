@@ -3,7 +3,9 @@
 // mode, memory-store.ts). Both follow the same model:
 //
 // - Each endpoint has its PLACE in the durable event log (a Redis Streams
-//   consumer group on the log's stream): new events are read from there, and an
+//   consumer group on the log's stream: the shared log in single mode, its
+//   merchant's own in platform mode, merchant-log-router.ts): new events are
+//   read from there, and an
 //   event read stays "in flight" (the group's pending list) until its first
 //   attempt is settled. A replica that dies mid-delivery leaves it there, and
 //   another one claims it after the visibility timeout (XAUTOCLAIM).
@@ -55,7 +57,7 @@ interface SettleResult {
 }
 
 /**
- * Where endpoints and their deliveries are kept, in memory or in Redis: endpoints, each one's place in the shared log, the attempts of its
+ * Where endpoints and their deliveries are kept, in memory or in Redis: endpoints, each one's place in its log, the attempts of its
  * deliveries.
  */
 export interface OutboundStore {
@@ -103,10 +105,10 @@ export interface OutboundStore {
    */
   redeliver(endpointId: string, deliveryId: string, now: number): Promise<Redelivery>;
   /**
-   * Platform mode's Redis store only, where the log is in another slot than the merchant's keys (so `redeliver`
-   * cannot read it in its atomic step): leases the deliveries of events just read from the log before their
-   * attempts, in the merchant's slot, so that a redelivery and an attempt from the log are decided one after the
-   * other, whichever comes first (LogHold). Absent: the store decides from the log itself.
+   * Platform mode's Redis store only: leases the deliveries of events just read from the merchant's log before
+   * their attempts, in the merchant's slot, so that a redelivery and an attempt from the log are decided one after
+   * the other, whichever comes first, and none starts while its delivery waits in the retry set (LogHold). Absent:
+   * the store decides from the log itself.
    */
   holdFromLog?(endpointId: string, deliveryIds: string[], now: number, leaseUntil: number): Promise<LogHold[]>;
   /** Deliveries of the retry set due at `now`, leased until `leaseUntil` (another replica takes them after it). */
@@ -116,6 +118,11 @@ export interface OutboundStore {
   listDeliveries(endpointId: string): Promise<DeliveryRecord[]>;
   /** Deliveries waiting: in the retry set, and in flight. `oldestMs`: the event time of the oldest one. */
   waiting(endpointId: string): Promise<{ retrying: number; inFlight: number; oldestMs: number | null }>;
+  /**
+   * Events of the log the endpoint reads after `after` (exclusive; null: from the oldest), oldest first: what a
+   * replay counts. Absent (the memory store): the endpoints read the bus's log.
+   */
+  eventsAfter?(endpointId: string, after: string | null, count: number): Promise<LoggedPaymentEvent[]>;
   /** Moves the endpoint's place in the log back to just before `seq` (never forward). */
   rewind(endpointId: string, seq: string): Promise<void>;
   close(): Promise<void>;

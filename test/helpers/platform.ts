@@ -35,6 +35,17 @@ export async function closePlatformStack(stack: TestStack | undefined, namespace
  * Logs an event append-once by its delivery id, as a webhook route does, retrying like a sender would: a timeout
  * of the shared Redis under the suite's load neither fails the test nor logs the event twice.
  */
+/** The `n`th `charge.success` of a merchant, as its webhook route logs it (`data.n` tells them apart). */
+export const merchantEvent = (merchantId: string, n: number): PaymentEventRecord => ({
+  id: `${merchantId}:evt_${n}`,
+  kind: 'charge.success',
+  receivedAt: new Date().toISOString(),
+  reference: `ch_${n}`,
+  resourceType: null,
+  payload: { event: 'charge.success', data: { n } },
+  merchantId,
+});
+
 export async function logOnce(bus: EventBus, record: PaymentEventRecord) {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -25,6 +25,8 @@ import { silentLogger } from '../../src/logger.js';
 import { redisExtIdIndex } from '../../src/ext-id-index/index.js';
 import { newDeliveryRecord, newEndpointId } from '../../src/outbound-webhooks/model.js';
 import { redisOutboundStore } from '../../src/outbound-webhooks/redis-store.js';
+import { startMerchantLogRouter } from '../../src/outbound-webhooks/merchant-log-router.js';
+import { merchantLogKey } from '../../src/outbound-webhooks/redis-keys.js';
 import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -91,6 +93,8 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   }
   // What the stores write for a merchant (as src/gateway.ts places them), for the offboarded one and another.
   for (const m of [gone!, staying[0]!]) await writeAsPlatformMode(m.id);
+  // Each one's events, copied from the shared log into its own log (in its slot), where its endpoint reads them.
+  await copyEventsOf([gone!.id, staying[0]!.id]);
   await registry.offboard(gone!.id);
   expect(await registry.purgeDue()).toEqual([]);
   clock.ms += 3_600_001;
@@ -111,6 +115,10 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
     50,
   );
   expect(await registry.byRoute(gone!.routeId)).toBeNull();
+  // Its own event log went with it; the other merchant's stays, and the shared log is untouched.
+  expect(await redis.commands.exists(merchantLogKey(redis, merchantTag(gone!.id)))).toBe(0);
+  expect(await redis.commands.xlen(merchantLogKey(redis, merchantTag(staying[0]!.id)))).toBe(1);
+  expect(await redis.commands.xlen(redis.key('events', 'log'))).toBe(2);
   // Made in the same millisecond (this test's clock): listed by id then.
   expect((await registry.list(100, null)).merchants.map((m) => m.id)).toEqual(staying.map((m) => m.id).sort());
   expect(await registry.count()).toBe(29);
@@ -121,6 +129,37 @@ it('spreads merchants over the shards, and after the purge no key of the offboar
   // Its webhook endpoint, the endpoint's listing and its deliveries stay too.
   expect(kept.filter((key) => /:webhooks:/.test(key)).length).toBeGreaterThanOrEqual(3);
 }, 120_000);
+
+/** Logs one event of each merchant in the shared log, and copies them into the merchants' own logs (the router). */
+async function copyEventsOf(merchantIds: string[]): Promise<void> {
+  for (const merchantId of merchantIds) {
+    const event = { id: `evt_${merchantId}`, kind: 'charge.success', receivedAt: new Date(clock.ms).toISOString(), reference: 'ch_1' };
+    await redis.commands.xadd(
+      redis.key('events', 'log'),
+      '*',
+      'e',
+      JSON.stringify({ ...event, resourceType: 'charge', payload: {}, merchantId }),
+    );
+  }
+  let routed = 0;
+  // Copied from the shared log's start (a router with no cursor starts at its end).
+  await redis.commands.set(redis.key('webhooks', 'merchant-log-router'), '0-0');
+  const router = startMerchantLogRouter({
+    redis,
+    logKey: redis.key('events', 'log'),
+    merchantLog: (id) => merchantLogKey(redis, merchantTag(id)),
+    retentionMs: 3_600_000,
+    routed: (events) => (routed += events.length),
+    log: silentLogger,
+    blockMs: 50,
+  });
+  try {
+    await waitFor(() => routed >= merchantIds.length, 'the events copied', 10_000, 20);
+  } finally {
+    await router.stop();
+  }
+  for (const merchantId of merchantIds) expect(await redis.commands.xlen(merchantLogKey(redis, merchantTag(merchantId)))).toBe(1);
+}
 
 /** The idempotency store as platform mode places a merchant's keys (src/gateway.ts). */
 const platformIdempotency = (): IdempotencyStore =>
@@ -227,6 +266,9 @@ async function writeAsPlatformMode(merchantId: string): Promise<void> {
   expect((await outbound.recordAttempt({ ...settled, status: 'SUCCEEDED', attempts: [attempt] }, null, 'ok', clock.ms)).kept).toBe(true);
   expect((await outbound.listDeliveries(endpointId)).map((d) => d.eventId).sort()).toEqual(['evt_1', 'evt_2']);
   expect((await outbound.listEndpoints(merchantId)).map((e) => e.id)).toEqual([endpointId]);
+  // A replay's move back runs on the node of the merchant's log (not refused with MOVED from another node).
+  await outbound.rewind(endpointId, `${clock.ms}-0`);
+  expect((await outbound.waiting(endpointId)).inFlight).toBe(0);
 }
 
 it('tells an orphaned claim of a merchant from a held one on a Cluster, its holder’s presence being in another slot', async () => {

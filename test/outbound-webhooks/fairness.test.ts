@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mintStaffToken } from '../../src/auth/index.js';
 import { uniqueNamespace } from '../events/redis-helpers.js';
 import type { TestStack } from '../helpers/gateway.js';
-import { closePlatformStack, createMerchant, gqlAs, logOnce, startPlatformStack } from '../helpers/platform.js';
+import { closePlatformStack, createMerchant, gqlAs, logOnce, startPlatformStack, merchantEvent } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
 import { CREATE_ENDPOINT } from './helpers.js';
 
@@ -97,15 +97,7 @@ async function merchantWith(name: string, urls: string[]): Promise<string> {
   return id;
 }
 
-const event = (merchantId: string, n: number) => ({
-  id: `${merchantId}:evt_${n}`,
-  kind: 'charge.success',
-  receivedAt: new Date().toISOString(),
-  reference: `ch_${n}`,
-  resourceType: null,
-  payload: { event: 'charge.success', data: { n } },
-  merchantId,
-});
+const event = merchantEvent;
 
 it('gives B’s first delivery the first slot A frees, while A’s backlog to a slow receiver waits within its cap', async () => {
   const slowA = await holdingReceiver();

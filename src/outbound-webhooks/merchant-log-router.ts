@@ -1,0 +1,164 @@
+// Platform mode: copies each merchant's events from the shared event log into the merchant's own log
+// (`{m:<id>}:webhooks:log`, redis-store.ts), where its endpoints' consumer groups read them, so that an endpoint
+// never reads past another merchant's events. The shared log stays the source of truth; a copy keeps its event's
+// stream id (its webhook-id and every cursor stay the same).
+//
+// Why a copy is never lost, on any number of replicas:
+// - Redis refuses an XADD whose id is not above the stream's last one. Every router reads the shared log IN ORDER,
+//   from a durable cursor (`webhooks:merchant-log-router`, the newest position a router reached, every event up to
+//   it copied), and copies each merchant's events in that order: so a copy refused is one already made (by itself
+//   before a crash, or by a router ahead of it). The copy is thus idempotent, and two routers at once only repeat
+//   each other's work. (A consumer group shared by the replicas would hand them events out of order, and an event
+//   handed to the slower one would be refused for good.)
+// - A merchant's log is copied into only once it exists (the copy script checks it, in the merchant's slot): the
+//   creation of its first endpoint makes it (redis-endpoints.ts), then places the endpoint's group at the shared
+//   log's end read after that; every event logged later is therefore copied, and a merchant without endpoints
+//   costs one check per batch of its events. A purge deletes the log (it is in the merchant's key index), and no
+//   router makes it again.
+// - Each copy trims what is older than the event log's retention (MINID), as an append to the shared log does.
+// Every replica runs a router: the one that copies an event first wakes its worker's endpoints (`routed`), and the
+// others, refused, wake theirs the same way, so each replica's endpoints read the copy as soon as it exists.
+import { eventOfStreamEntry } from '../events/log.js';
+import type { LoggedPaymentEvent } from '../events/payment-event.js';
+import { ZERO_ID } from '../events/stream-id.js';
+import type { Logger } from '../logger.js';
+import type { GatewayRedis, RedisClient } from '../redis/index.js';
+import type { StreamEntry } from './redis-context.js';
+
+const BATCH = 500;
+
+// KEYS: the merchant's log. ARGV: MINID, then per event its id, its `e` and its `g` fields. Copies the events into
+// the log if it exists (else 0); an id the log already passed is one copied before (see above).
+const COPY = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local copied = 0
+for i = 2, #ARGV, 3 do
+  local added = redis.pcall('XADD', KEYS[1], 'MINID', '~', ARGV[1], ARGV[i], 'e', ARGV[i + 1], 'g', ARGV[i + 2])
+  if type(added) == 'table' and added.err then
+    if not string.find(added.err, 'equal or smaller', 1, true) then return redis.error_reply(added.err) end
+  else
+    copied = copied + 1
+  end
+end
+return copied`;
+
+// KEYS: the cursor. ARGV: a position. Moves the cursor there unless it is already as far.
+const ADVANCE = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local cm, cs = string.match(current, '^(%d+)-(%d+)$')
+  local nm, ns = string.match(ARGV[1], '^(%d+)-(%d+)$')
+  cm, cs, nm, ns = tonumber(cm), tonumber(cs), tonumber(nm), tonumber(ns)
+  if cm and (cm > nm or (cm == nm and cs >= ns)) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1`;
+
+/** What the router needs: Redis, the shared log, where each merchant's log is, and whom to tell of copies. */
+export interface MerchantLogRouterOptions {
+  redis: GatewayRedis;
+  /** The shared event log's stream key. */
+  logKey: string;
+  /** A merchant's own log. */
+  merchantLog(merchantId: string): string;
+  /** The event log's retention: what a copy trims. */
+  retentionMs: number;
+  /** The events of merchants just copied (or found copied): their endpoints may read them now. */
+  routed(events: LoggedPaymentEvent[]): void;
+  log: Logger;
+  /** Longest wait of one blocking read. Default 2000 ms. */
+  blockMs?: number;
+  /** Pause after a failed read or copy. Default 500 ms. */
+  retryMs?: number;
+}
+
+/** Runs the router until `stop()`; resolves `stop()` once its last batch is copied. */
+export function startMerchantLogRouter(options: MerchantLogRouterOptions): { stop(): Promise<void> } {
+  const { redis, logKey } = options;
+  const cursorKey = redis.key('webhooks', 'merchant-log-router');
+  const blocking: RedisClient = redis.blocking('webhooks-merchant-log-router');
+  let running = true;
+  let warned = false;
+
+  const copyBatch = async (entries: StreamEntry[]) => {
+    const minId = String(Math.max(0, Date.now() - options.retentionMs));
+    const byMerchant = new Map<string, StreamEntry[]>();
+    const events: LoggedPaymentEvent[] = [];
+    for (const entry of entries) {
+      const event = eventOfStreamEntry(entry[0], entry[1]);
+      if (!event?.merchantId) continue;
+      events.push(event);
+      byMerchant.set(event.merchantId, [...(byMerchant.get(event.merchantId) ?? []), entry]);
+    }
+    // In order within a merchant (one script), merchants side by side (their logs are in different slots).
+    await Promise.all(
+      [...byMerchant].map(([merchantId, mine]) => {
+        const args = mine.flatMap(([id, fields]) => [id, fieldOf(fields, 'e'), fieldOf(fields, 'g')]);
+        return redis.durable((p) => p.eval(COPY, 1, options.merchantLog(merchantId), minId, ...args));
+      }),
+    );
+    if (events.length > 0) options.routed(events);
+  };
+
+  /**
+   * Where the fleet's routers reached; none yet (a first start, or a build that read the shared log itself): the
+   * shared log's end, kept as the cursor at once (the shared log's older events are not copied: no merchant log
+   * exists yet to need them, and an endpoint of an earlier build whose group is made again in its merchant's log
+   * would get every one of them again).
+   */
+  const startingPoint = async (): Promise<string> => {
+    const saved = await redis.commands.get(cursorKey);
+    if (saved) return saved;
+    const [newest] = (await redis.commands.xrevrange(logKey, '+', '-', 'COUNT', 1)) as StreamEntry[];
+    const end = newest?.[0] ?? ZERO_ID;
+    await redis.commands.eval(ADVANCE, 1, cursorKey, end);
+    return end;
+  };
+
+  const run = async () => {
+    let position: string | null = null;
+    while (running && position === null) {
+      position = await startingPoint().catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500).unref());
+        return null;
+      });
+    }
+    if (position === null) return;
+    while (running) {
+      try {
+        const reply = (await blocking.xread('COUNT', BATCH, 'BLOCK', options.blockMs ?? 2_000, 'STREAMS', logKey, position)) as Array<
+          [string, StreamEntry[]]
+        > | null;
+        const entries = reply?.[0]?.[1] ?? [];
+        if (entries.length === 0) continue;
+        await copyBatch(entries);
+        position = entries.at(-1)![0];
+        await redis.commands.eval(ADVANCE, 1, cursorKey, position);
+        if (warned) options.log.info('merchant event logs: copying resumed');
+        warned = false;
+      } catch (err) {
+        if (!running) return;
+        if (!warned) options.log.warn('merchant event logs: copying paused, retrying', { error: (err as Error).message });
+        warned = true;
+        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500).unref());
+        // From the durable cursor again: Redis may have lost the logs (restarted empty), the cursor with them (the
+        // new shared log is then copied from its start).
+        position = (await redis.commands.get(cursorKey).catch(() => position)) ?? ZERO_ID;
+      }
+    }
+  };
+  const done = run();
+  return {
+    async stop() {
+      running = false;
+      blocking.disconnect();
+      await done;
+    },
+  };
+}
+
+/** A field of a stream entry ('' when absent). */
+function fieldOf(fields: string[], name: string): string {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1]!;
+  return '';
+}
