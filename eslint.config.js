@@ -100,6 +100,7 @@ const layering = [
       './src/graphiql',
       './src/health',
       './src/gateway.ts',
+      './src/assembly',
       './src/main.ts',
       './src/sandbox',
       './src/inbound-webhooks',
@@ -170,6 +171,13 @@ const layering = [
     from: './src',
     except: ['./sandbox', './config.ts', './logger.ts'],
     message: 'sandbox/main.ts may import only sandbox/, config and logger.',
+  },
+  // The assembly's steps stand beside gateway.ts, above every other folder: they may import any of them, never the
+  // file that runs them or the entry point.
+  {
+    target: './src/assembly',
+    from: ['./src/gateway.ts', './src/main.ts'],
+    message: 'assembly/ holds the steps gateway.ts runs: it imports neither gateway.ts nor main.ts.',
   },
   // Only src/main.ts may start the sandbox: the gateway itself never depends on the simulator.
   { target: './src/!(main).ts', from: './src/sandbox', message: 'Only src/main.ts imports the sandbox.' },

@@ -3,17 +3,9 @@
 // HTTP/WebSocket server. Used by `npm start` and by the tests, so they exercise
 // the same wiring. It knows nothing of the sandbox: in sandbox mode the entry
 // point starts one and hands its URL, key and webhook secret in through options.
-import {
-  SCOPES,
-  createTokenVerifier,
-  mintStaffToken,
-  withGeneratedSecrets,
-  type MintedToken,
-  type Scope,
-  type TokenVerifier,
-} from './auth/index.js';
+import { type MintedToken, type TokenVerifier } from './auth/index.js';
 import { CONSOLE_PATH, type ConsolePersona } from './console/serve.js';
-import { ConfigError, type Config } from './config.js';
+import { type Config } from './config.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { fileLogPersistence } from './events/log-file.js';
 import {
@@ -25,16 +17,15 @@ import {
   redisExtIdIndex,
   type ExtIdIndex,
 } from './ext-id-index/index.js';
-import { realClock, type Clock } from './reconcile/clock.js';
-import { startReconciler, type MerchantWatches, type Reconciler } from './reconcile/reconciler.js';
-import { memoryReconcileStore, redisMerchantReconcileStore, redisReconcileStore, type ReconcileStore } from './reconcile/store.js';
+import { realClock } from './reconcile/clock.js';
+import { startReconciler, type Reconciler } from './reconcile/reconciler.js';
+import { memoryReconcileStore, redisReconcileStore } from './reconcile/store.js';
 import { createHealthProbe } from './health/health.js';
 import { startReadinessProbe, type ReadinessProbe } from './health/readiness.js';
 import { createLiveUpdates, type LiveUpdates } from './live/index.js';
-import type { LoggedPaymentEvent } from './events/payment-event.js';
-import { createPayoutBatches, type MerchantBatchAccess, type PayoutBatches } from './payout-batches/index.js';
+import { createPayoutBatches, type PayoutBatches } from './payout-batches/index.js';
 import { createRateLimits } from './limits/index.js';
-import { startReplicaPresence, type ReplicaPresence } from './redis/replica-presence.js';
+import { startReplicaPresence } from './redis/replica-presence.js';
 import { memoryIdempotencyStore, redisIdempotencyStore, type IdempotencyStore } from './idempotency/store.js';
 import { observedIdempotencyStore } from './idempotency/observed.js';
 import { createObservability, runUntraced, type Observability } from './observability/index.js';
@@ -45,13 +36,9 @@ import {
   merchantKeyIndex,
   merchantEpochKey,
   merchantTag,
-  memoryMerchantSet,
-  redisMerchantSet,
   redisEpoch,
   redisWriteHealth,
   type GatewayRedis,
-  type RedisEpoch,
-  type RedisWriteHealth,
 } from './redis/index.js';
 import type { Logger } from './logger.js';
 import { createGatewayServer, GRAPHQL_PATH, type GatewayServer } from './http/server.js';
@@ -59,29 +46,26 @@ import type { GatewayServerOptions } from './http/options.js';
 import { createUpstreamClient } from './upstream/client.js';
 import type { UpstreamClient } from './upstream/types.js';
 import { acceptIntoLog, createWebhookHandler } from './inbound-webhooks/receiver.js';
-import { createMerchantWebhookRouter } from './inbound-webhooks/merchant-routes.js';
 import { createOutboundWebhooks, type OutboundWebhooks } from './outbound-webhooks/index.js';
-import type { Resolver } from './outbound-webhooks/dispatcher.js';
 import { fileOutboundPersistence } from './outbound-webhooks/state-file.js';
 import { loadTrustedDocuments } from './execution/trusted-documents.js';
 import { clientAddressing } from './http/client-address.js';
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import {
-  createKeyRing,
-  createMerchantRegistry,
-  memoryMerchantStore,
-  merchantDirectory,
-  MerchantRefusedError,
-  merchantStateFile,
-  redisMerchantStore,
-  sandboxKeyEncryptionKey,
-  type MerchantRegistry,
-  type MerchantView,
-} from './merchants/index.js';
+import { type MerchantRegistry, type MerchantView } from './merchants/index.js';
 import type { PlatformServices } from './schema/context.js';
 import { projectPath } from './files/project-files.js';
+import {
+  shutdownSequence,
+  paymentService,
+  type PaymentService,
+  type RedisParts,
+  type Startup,
+  type StartGatewayOptions,
+} from './assembly/startup.js';
+import { buildMerchantWebhookRoutes, buildPlatform, merchantBatchAccess, merchantWatches } from './assembly/platform.js';
+import { consoleOptions, prepareAuth } from './assembly/identities.js';
+
+export type { StartGatewayOptions } from './assembly/startup.js';
 
 export interface RunningGateway {
   url: string;
@@ -109,49 +93,6 @@ export interface RunningGateway {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-export interface StartGatewayOptions {
-  /** Namespace for Redis keys and channels (tests isolate runs with it). */
-  redisNamespace?: string;
-  /** The payment service to use when the configuration names none (sandbox mode). */
-  upstream?: { baseUrl: string; apiKey: string };
-  /** Webhook secret to use when the configuration has none (sandbox mode generates one). */
-  webhookSecret?: string;
-  /** Benchmarks only: run without the limits of src/limits/ to measure what they cost. */
-  withoutLimits?: boolean;
-  /** The time of the reconciler and the subscription pollers (tests hand in a manual clock); default: the real one. */
-  clock?: Clock;
-  /**
-   * The time by which the idempotency store judges a claim's expiry and the settle window (tests move it instead of
-   * waiting them out); default: the real one. Kept apart from `clock`, whose manual tests do not expect claims to age.
-   */
-  idempotencyClock?: Pick<Clock, 'now'>;
-  /** Sandbox mode without Redis: keep the in-memory event log in this file across restarts. */
-  eventLogFile?: string;
-  /**
-   * Tests only: false starts no listener (the tests call `server.yoga.fetch` in process); `url` is then
-   * IN_PROCESS_URL, which nothing answers. Default true.
-   */
-  listen?: boolean;
-  /** Sandbox mode without Redis: keep webhook endpoints and their pending deliveries in this file across restarts. */
-  outboundWebhooksFile?: string;
-  /** Sandbox mode without Redis: keep the ext_id index of the charges seen in this file across restarts. */
-  extIdIndexFile?: string;
-  /** Tests: the time of webhook retries (a manual clock), name resolution of the SSRF check, the pass interval. */
-  outboundWebhooks?: { now?: () => number; resolve?: Resolver; pollMs?: number };
-  /** Where the console's build is (default dist/console/, what `npm run build` makes). */
-  consoleDir?: string;
-  /**
-   * Platform mode in sandbox mode without Redis: keep the merchants in this file across restarts (and, without
-   * MERCHANT_KEYS_KEK, a generated key-encryption key beside it). Unset: in memory, under a key of this process.
-   */
-  merchantsFile?: string;
-  /**
-   * Platform mode in sandbox mode: finds or makes the demo merchants (src/main.ts knows the sandbox's accounts), before
-   * the console's personas are minted, so that the staff personas work for the first of them.
-   */
-  demoMerchants?: (registry: MerchantRegistry) => Promise<MerchantView[]>;
-}
-
 /** The `url` of a gateway started with `listen: false`: no socket answers it. */
 export const IN_PROCESS_URL = 'http://in-process.invalid';
 
@@ -164,66 +105,7 @@ function packageVersion(): string {
   }
 }
 
-const DEVELOPMENT_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 const SHUTDOWN_MARGIN_MS = 5_000;
-
-/** Steps registered as the gateway starts, run in reverse on close: the last one opened is the first one closed. */
-interface ShutdownSequence {
-  add(step: () => Promise<unknown>): void;
-  /** The grace close() was given: read by the server's step when it runs. */
-  readonly graceMs: number;
-  close(options?: { graceMs?: number }): Promise<void>;
-}
-
-function shutdownSequence(log: Logger): ShutdownSequence {
-  const cleanup: Array<() => Promise<unknown>> = [];
-  // Idempotent: a second close() (signal during shutdown, test teardown) waits for the first.
-  let closing: Promise<void> | null = null;
-  let graceMs = 0;
-  return {
-    add: (step) => void cleanup.push(step),
-    get graceMs() {
-      return graceMs;
-    },
-    close: (options = {}) =>
-      (closing ??= (async () => {
-        graceMs = options.graceMs ?? 0;
-        for (const step of [...cleanup].reverse()) await step().catch((err: unknown) => log.warn('shutdown step failed', { error: err }));
-      })()),
-  };
-}
-
-/** What every step of the start reads, and where it registers what must be closed. */
-interface Startup {
-  config: Config;
-  log: Logger;
-  options: StartGatewayOptions;
-  shutdown: ShutdownSequence;
-}
-
-/** The payment service to call: the configured one, else the one handed in (sandbox mode). */
-interface PaymentService {
-  baseUrl: string;
-  apiKey: string;
-}
-
-function paymentService(config: Config, options: StartGatewayOptions): PaymentService {
-  const baseUrl = config.upstream.baseUrl ?? options.upstream?.baseUrl;
-  const apiKey = config.upstream.apiKey ?? options.upstream?.apiKey;
-  if (!baseUrl || !apiKey) throw new ConfigError('no payment service: set PAYMENT_BASE_URL and PAYMENT_API_KEY');
-  return { baseUrl, apiKey };
-}
-
-/** A connected Redis with the two views the stores built on it share. */
-interface RedisParts {
-  redis: GatewayRedis;
-  /** One view of the Redis generation for the stores built on it. */
-  epoch: RedisEpoch;
-  /** The watch of its writes and evictions (readiness and the idempotency store read it). */
-  writes: RedisWriteHealth;
-  /** This replica, alive to the others: the holder its money claims name. */
-  presence: ReplicaPresence;
-}
 
 /** Redis when configured, refused in live mode when it could lose keys; null without Redis. */
 async function connectCheckedRedis({ config, log, options, shutdown }: Startup): Promise<RedisParts | null> {
@@ -364,28 +246,6 @@ function buildLiveLayer(
   return { live, reconciler };
 }
 
-/** Platform mode: each merchant's watches under its hash tag (Redis) or apart in memory, looked at with its own client. */
-function merchantWatches(platform: PlatformServices, redis: GatewayRedis | null, itemTtlMs: number): MerchantWatches {
-  const inMemory = new Map<string, ReconcileStore>();
-  return {
-    store: (merchantId) => {
-      if (redis) return redisMerchantReconcileStore(redis, { itemTtlMs }, merchantId);
-      const store = inMemory.get(merchantId) ?? memoryReconcileStore();
-      inMemory.set(merchantId, store);
-      return store;
-    },
-    active: redis ? redisMerchantSet(redis, 'reconcile') : memoryMerchantSet(),
-    async upstreamFor(merchantId) {
-      const merchant = await platform.merchant(merchantId);
-      if (!merchant || merchant.status === 'OFFBOARDED') {
-        inMemory.delete(merchantId);
-        return null;
-      }
-      return platform.upstreamFor(merchant);
-    },
-  };
-}
-
 /** Webhooks to the merchant's servers: in Redis, else in memory (kept in a file when asked); stopped before the bus closes. */
 function buildOutboundWebhooks(
   { config, log, options, shutdown }: Startup,
@@ -452,35 +312,6 @@ function buildPayoutBatchRunner(
   return payoutBatches;
 }
 
-/**
- * Platform mode: each merchant's batches under its hash tag and in its key index (the purge removes them), run with
- * its own client of the service while it is active.
- */
-function merchantBatchAccess(platform: PlatformServices, redis: GatewayRedis | null): MerchantBatchAccess {
-  const view = async (merchantId: string) => {
-    const merchant = await platform.merchant(merchantId);
-    return merchant && merchant.status !== 'OFFBOARDED' ? merchant : null;
-  };
-  return {
-    layout: redis
-      ? (merchantId) => ({
-          key: (name) => redis.tagged(merchantTag(merchantId), 'payout-batches', name),
-          index: merchantExpiringIndex(redis, merchantId),
-          pacing: redis.tagged(merchantTag(merchantId), 'payout-batches', 'pacing'),
-        })
-      : undefined,
-    async status(merchantId) {
-      const merchant = await view(merchantId);
-      return merchant === null ? 'GONE' : merchant.status === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
-    },
-    async upstreamFor(merchantId) {
-      const merchant = await view(merchantId);
-      if (!merchant) throw new MerchantRefusedError('not_found');
-      return platform.upstreamFor(merchant);
-    },
-  };
-}
-
 /** The webhook route, or null (with a warning) when there is no secret to check its signatures. */
 function buildWebhookRoute(
   { config, log, options }: Startup,
@@ -507,204 +338,6 @@ function buildWebhookRoute(
       log,
       observe: observability.observeWebhook,
     }),
-  };
-}
-
-/** How often offboarded merchants whose grace is over are purged. */
-const PURGE_INTERVAL_MS = 3_600_000;
-
-/** The key ring of platform mode: MERCHANT_KEYS_KEK, else (sandbox mode) one kept beside the merchants' file, or this process's own. */
-function merchantKeyRing({ config, options }: Startup) {
-  const { kek, previousKek } = config.merchants;
-  if (kek) return createKeyRing(kek, previousKek);
-  if (config.mode === 'live') throw new ConfigError('MERCHANT_MODE=platform in live mode needs MERCHANT_KEYS_KEK');
-  return createKeyRing(options.merchantsFile ? sandboxKeyEncryptionKey(path.dirname(options.merchantsFile)).key : randomBytes(32));
-}
-
-/**
- * Platform mode's services: the registry (Redis, else sandbox mode's memory kept in a file), the directory of
- * merchants' clients (each with its own key), the purge after the grace and, after a key rotation, the re-wrap.
- * Each change is a `merchant.*` event in the log. Null in single mode.
- */
-function buildPlatform(
-  { config, log, options, shutdown }: Startup,
-  parts: { redis: GatewayRedis | null; service: PaymentService; bus: EventBus; observability: Observability; extIds: ExtIdIndex },
-): PlatformServices | null {
-  if (config.merchants.mode !== 'platform') return null;
-  const { redis, service, bus, observability } = parts;
-  const file = !redis && options.merchantsFile ? merchantStateFile(options.merchantsFile) : null;
-  if (file) shutdown.add(async () => file.flush());
-  let forget = (_id: string) => {};
-  const registry = createMerchantRegistry({
-    store: redis ? redisMerchantStore(redis) : memoryMerchantStore(file ?? undefined),
-    keys: merchantKeyRing({ config, log, options, shutdown }),
-    offboardGraceMs: config.merchants.offboardGraceMs,
-    changed: (kind, merchant) => {
-      forget(merchant.id);
-      const event = { id: `${kind}:${merchant.id}:${merchant.updatedAt}`, kind, receivedAt: new Date().toISOString() };
-      void bus
-        .publishPaymentEvent({
-          ...event,
-          reference: merchant.id,
-          resourceType: null,
-          payload: { event: kind, data: merchant },
-          source: 'POLL',
-        })
-        .catch((error: unknown) => log.warn('merchant event not logged', { merchantId: merchant.id, kind, error }));
-    },
-  });
-  // Each merchant's client feeds that merchant's own ext_id index with the charges it creates or reads.
-  const directory = merchantDirectory(registry, (apiKey, merchantId) => {
-    const client = createUpstreamClient(
-      { ...config.upstream, baseUrl: service.baseUrl, apiKey },
-      { observe: observability.observeUpstreamCall },
-    );
-    const index = parts.extIds.forMerchant?.(merchantId);
-    return index ? recordingExtIds(client, index, log) : client;
-  });
-  forget = directory.forget;
-  shutdown.add(() => directory.close());
-  const sweep = (what: string, work: () => Promise<unknown>) =>
-    void work().then(
-      (result) => log.info(`merchants: ${what}`, { result }),
-      (error: unknown) => log.warn(`merchants: ${what} failed`, { error }),
-    );
-  if (config.merchants.previousKek) sweep('re-wrapped under the current key', () => registry.rewrapAll());
-  sweep('purged', () => registry.purgeDue());
-  const purges = setInterval(() => sweep('purged', () => registry.purgeDue()), PURGE_INTERVAL_MS);
-  purges.unref();
-  shutdown.add(async () => clearInterval(purges));
-  return { registry, merchant: directory.merchant, upstreamFor: directory.upstreamFor, webhookPath: config.webhook.path };
-}
-
-/**
- * Platform mode's webhook routes, `<WEBHOOK_PATH>/<route id>`: each verified with its merchant's own secret, its
- * events logged with the merchant's id, and its resource refreshed for the merchant's followers with its own client.
- */
-function buildMerchantWebhookRoutes(
-  { config, log }: Startup,
-  platform: PlatformServices,
-  bus: EventBus,
-  parts: { observability: Observability; live: LiveUpdates; extIds: ExtIdIndex },
-): GatewayServerOptions['webhook'] {
-  const { observability, live, extIds } = parts;
-  // The fast path of a follower's update; should it fail, followers fetch it themselves after the event.
-  const refresh = (event: LoggedPaymentEvent) => {
-    const merchantId = event.merchantId;
-    if (!merchantId) return;
-    void platform
-      .merchant(merchantId)
-      .then(async (merchant) => merchant && live.forMerchant(merchantId, await platform.upstreamFor(merchant)).onWebhook(event))
-      .catch((error: unknown) => log.warn('could not refresh resource after webhook', { merchantId, error }));
-  };
-  return {
-    path: config.webhook.path,
-    prefix: true,
-    handle: createMerchantWebhookRouter({
-      basePath: config.webhook.path,
-      scheme: config.webhook.scheme,
-      log,
-      observe: observability.observeWebhook,
-      // The route's merchant's followers are refreshed, and its ext_id index told of the charge the event carries.
-      accept: acceptIntoLog(bus, (event) => {
-        refresh(event);
-        const index = event.merchantId ? extIds.forMerchant?.(event.merchantId) : undefined;
-        if (index) void recordEventExtId(index, event, log);
-      }),
-      resolve: async (routeId) => {
-        const merchant = await platform.registry.byRoute(routeId);
-        if (!merchant || merchant.status === 'OFFBOARDED') return null;
-        const secrets = await platform.registry.secrets(merchant.id);
-        return secrets ? { merchantId: merchant.id, secret: secrets.webhookSecret } : null;
-      },
-    }),
-  };
-}
-
-/** The token verifier; in sandbox mode the keys may be unset: they are generated, and a development token is minted for GraphiQL. */
-async function prepareAuth(config: Config, personasMerchant: MerchantView | null) {
-  const { auth } = withGeneratedSecrets(config.auth);
-  const tokens = createTokenVerifier(auth);
-  const developmentToken =
-    config.mode === 'sandbox' && auth.jwtSecret
-      ? await mintStaffToken({
-          secret: auth.jwtSecret,
-          scopes: SCOPES,
-          subject: 'development',
-          ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
-          issuer: auth.issuer,
-          audience: auth.audience,
-        })
-      : null;
-  return { tokens, developmentToken, personas: await sandboxPersonas(config, auth.jwtSecret, developmentToken, personasMerchant) };
-}
-
-/**
- * Sandbox mode's staff for the console's persona switch (test money only): the development token, someone who
- * prepares payouts and someone who approves them, with different subjects so that the four-eyes rule applies. In
- * platform mode the three work for the first demo merchant (their tokens carry it), as a merchant's staff would.
- */
-async function sandboxPersonas(
-  config: Config,
-  secret: string | null,
-  developmentToken: MintedToken | null,
-  merchant: MerchantView | null,
-): Promise<ConsolePersona[]> {
-  if (config.mode !== 'sandbox' || !secret || !developmentToken || !config.console.enabled) return [];
-  const mint = async (subject: string, scopes: Scope[]) =>
-    (
-      await mintStaffToken({
-        secret,
-        scopes,
-        subject,
-        ttlSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS,
-        issuer: config.auth.issuer,
-        audience: config.auth.audience,
-        merchantId: merchant?.id,
-      })
-    ).token;
-  return [
-    {
-      id: 'development',
-      // In platform mode the development token is the platform's operator: it picks the merchant it acts for.
-      name:
-        config.merchants.mode === 'platform'
-          ? { fr: 'Opérateur de la plateforme (tous les droits)', en: 'Platform operator (every scope)' }
-          : { fr: 'Développement (tous les droits)', en: 'Development (every scope)' },
-      token: developmentToken.token,
-    },
-    {
-      id: 'preparer',
-      name: { fr: 'Awa, prépare les paiements', en: 'Awa, prepares payouts' },
-      token: await mint('sandbox-preparer', ['payments:read', 'payouts:write', 'events:read']),
-    },
-    {
-      id: 'approver',
-      name: { fr: 'Moussa, approuve les paiements', en: 'Moussa, approves payouts' },
-      token: await mint('sandbox-approver', ['payments:read', 'payouts:approve', 'events:read']),
-    },
-    {
-      id: 'support',
-      name: { fr: 'Fatou, service client (lecture)', en: 'Fatou, support (read only)' },
-      token: await mint('sandbox-support', ['payments:read', 'events:read']),
-    },
-  ];
-}
-
-/** The back office at /console: on by default in sandbox mode, with CONSOLE=true in live mode. */
-function consoleOptions(config: Config, options: StartGatewayOptions, personas: ConsolePersona[]): GatewayServerOptions['console'] {
-  if (!config.console.enabled) return null;
-  const oidc = config.console.oidc;
-  return {
-    dir: options.consoleDir ?? projectPath('dist', 'console'),
-    settings: {
-      mode: config.mode,
-      personas,
-      // The scopes the console may use; the identity provider grants what this person holds.
-      oidc: oidc ? { ...oidc, scope: ['openid', ...SCOPES].join(' '), resource: config.auth.audience } : null,
-      payoutFeeBps: config.payoutBatches.feeBps,
-      merchantMode: config.merchants.mode,
-    },
   };
 }
 
