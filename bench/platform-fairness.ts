@@ -480,7 +480,7 @@ console.table({
     goal: '',
   },
   [`gateway CPU per request (µs; payroll alone: ${((idleRate / 1000) * 100).toFixed(0)}% of a core)`]: {
-    value: `≈ ${Math.round(cpuPerFloodRequest)} per A’s (mostly refused)`,
+    value: `≈ ${Math.round(cpuPerFloodRequest)} per A’s (${Math.round((noisy.totals.rateLimited / floodRequests) * 100)}% refused)`,
     baseline: `${Math.round(cpuPerRead)} per B’s read`,
     goal: 'refusal ≪ read',
   },
