@@ -6,11 +6,16 @@
 // 3. B's p99 on `charge(reference)` while A floods at 50 times its budget and runs that batch (goal: within 1.2 times
 //    B's p99 alone; rounds with and without the flood alternated), and A answered RATE_LIMITED;
 // 4. B's p99 while A's purge runs (A offboarded with its batch, index and keys; goal: the same bound).
-// Gateway, sandbox, receivers and B's client share one process; A's flood comes from a process of its own
-// (bench/lib/flood-client.ts), paced at 50 times A's budget. On the Redis at 127.0.0.1:6379. Prints the load average
-// beside the figures; asserts nothing.
+// The gateway runs in a process of its own (bench/lib/fairness-gateway.ts: its event loop carries only its work, A's
+// payroll runner included, as in production); the sandbox, the receivers and B's client share this one; A's flood
+// comes from a third (bench/lib/flood-client.ts), paced at 50 times A's budget. Beside figure 3, the gateway's CPU
+// alone and beside the flood, and what one of A's requests costs it. On the Redis at 127.0.0.1:6379. Prints the load
+// average beside the figures; asserts nothing.
 //
 //   node --import tsx bench/platform-fairness.ts
+//   BENCH_FAIRNESS_FIGURES=3 node --import tsx bench/platform-fairness.ts         (figure 3 only: about a minute)
+//   BENCH_FAIRNESS_GATEWAY=inline …                                               (the gateway in this process)
+//   BENCH_FAIRNESS_PROFILE=/tmp/flood.cpuprofile …   (the gateway's CPU during the rounds: bench/lib/profile-summary.ts)
 import { loadavg } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
@@ -30,9 +35,15 @@ import { WALLETS } from '../src/upstream/types.js';
 import type { PaymentEventRecord } from '../src/events/payment-event.js';
 import { startChild } from './lib/processes.js';
 import { ROOT, TSX_LOADER } from './lib/stack.js';
+import { startProfiler } from './lib/in-process-profile.js';
 
 const CONCURRENCY = Number(process.env.BENCH_FAIRNESS_CONCURRENCY ?? 8);
 const READS = Number(process.env.BENCH_FAIRNESS_READS ?? 250);
+/**
+ * BENCH_FAIRNESS_READ_RATE=100: B's reads paced at that many per second (a merchant's real traffic) rather than back
+ * to back, which keeps the gateway's core busy with B alone, so that any work beside it lengthens B's queue.
+ */
+const READ_RATE = Number(process.env.BENCH_FAIRNESS_READ_RATE ?? 0);
 /** Rounds of B's reads with A's flood, each after one without it. */
 const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 3);
 const PAYROLL = 10_000;
@@ -46,25 +57,86 @@ const RECEIVER_SLOW_MS = 2_000;
 const DELIVERIES = 200;
 const DELIVERY_RATE = 100;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** BENCH_FAIRNESS_FIGURES=3: only the figures named (1 webhooks, 2 first chunk, 3 B's p99 beside the flood, 4 purge). */
+const FIGURES = new Set((process.env.BENCH_FAIRNESS_FIGURES ?? '1,2,3,4').split(',').map((f) => Number(f.trim())));
+/** BENCH_FAIRNESS_PROFILE=<file>: a CPU profile of this process while A floods (bench/lib/profile-summary.ts reads it). */
+const PROFILE = process.env.BENCH_FAIRNESS_PROFILE ?? null;
+/**
+ * BENCH_FAIRNESS_GATEWAY=inline: the gateway in this process, beside the sandbox, the receivers and B's client (the
+ * earlier setup: B's latency then also carries their work). Default: the gateway in a process of its own
+ * (bench/lib/fairness-gateway.ts), whose event loop carries only the gateway's work, as in production.
+ */
+const GATEWAY_INLINE = process.env.BENCH_FAIRNESS_GATEWAY === 'inline';
 const load0 = loadavg();
 
 const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 const jwtSecret = randomBytes(32).toString('hex');
 const namespace = `bench-fairness-${randomUUID()}`;
-const gateway = await startGateway(
-  loadConfig({
-    ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
-    MERCHANT_MODE: 'platform',
-    MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
-    MERCHANT_OFFBOARD_GRACE: '1',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
-    RATE_LIMIT_MERCHANT_PER_MINUTE: String(BUDGET),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-  }),
-  silentLogger,
-  { redisNamespace: namespace },
-);
+const gatewayEnv = {
+  ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
+  MERCHANT_MODE: 'platform',
+  MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
+  MERCHANT_OFFBOARD_GRACE: '1',
+  RATE_LIMIT_PER_MINUTE: '1000000000',
+  RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
+  RATE_LIMIT_MERCHANT_PER_MINUTE: String(BUDGET),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+};
+
+/** What the benchmark asks of the gateway, wherever it runs. */
+interface BenchGateway {
+  graphqlUrl: string;
+  /** Logs an event as the merchant's webhook route would. */
+  publish(record: PaymentEventRecord): Promise<void>;
+  /** Purges the offboarded merchants whose grace is over: how long it took (ms). */
+  purge(): Promise<number>;
+  /** The gateway's process's CPU so far (µs): with GATEWAY=inline, the whole benchmark's. */
+  cpuMicros(): Promise<number>;
+  /** Starts a CPU profile of the gateway's process; `stop` writes it. */
+  profile(): Promise<{ stop(file: string): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+async function inlineGateway(): Promise<BenchGateway> {
+  const running = await startGateway(loadConfig(gatewayEnv), silentLogger, { redisNamespace: namespace });
+  return {
+    graphqlUrl: running.graphqlUrl,
+    publish: async (record) => void (await running.bus.publishPaymentEventOnce(record, 3_600_000)),
+    async purge() {
+      const t0 = performance.now();
+      await running.merchants!.purgeDue();
+      return performance.now() - t0;
+    },
+    cpuMicros: async () => process.cpuUsage().user + process.cpuUsage().system,
+    profile: () => startProfiler(),
+    close: () => running.close(),
+  };
+}
+
+async function childGateway(): Promise<BenchGateway> {
+  const child = await startChild(
+    process.execPath,
+    ['--import', TSX_LOADER, join(ROOT, 'bench/lib/fairness-gateway.ts'), JSON.stringify(gatewayEnv), namespace],
+    { ready: /^fairness gateway ready (\S+)/, label: 'gateway' },
+  );
+  return {
+    graphqlUrl: child.ready[1]!,
+    publish: async (record) => void (await child.ask(`publish ${JSON.stringify(record)}`, `published ${record.id} `)),
+    purge: async () => Number((await child.ask('purge', 'purged ')).slice('purged '.length)),
+    cpuMicros: async () => Number((await child.ask('cpu', 'cpu ')).slice('cpu '.length)),
+    async profile() {
+      await child.ask('profile', 'profiling');
+      return { stop: async (file) => void (await child.ask(`profiled ${file}`, 'profiled')) };
+    },
+    async close() {
+      const exited = new Promise((resolve) => child.process.once('exit', resolve));
+      child.process.stdin!.write('exit\n');
+      await exited;
+    },
+  };
+}
+
+const gateway = GATEWAY_INLINE ? await inlineGateway() : await childGateway();
 const agent = new Agent({ connections: CONCURRENCY * 3, keepAliveTimeout: 10_000 });
 const token = async (scopes: Scope[], subject: string, merchantId?: string) =>
   (await mintStaffToken({ secret: jwtSecret, scopes, subject, ttlSeconds: 3600, merchantId })).token;
@@ -154,13 +226,16 @@ async function chargeQuery(m: Merchant): Promise<string> {
   return `{ charge(reference: "${created.data!.createCharge.reference}") { reference status amount currency provider createdAt } }`;
 }
 
-/** `count` reads, CONCURRENCY at a time: their latencies (ms). */
+/** `count` reads, CONCURRENCY at a time (at READ_RATE per second when set, else back to back): their latencies (ms). */
 async function reads(bearer: string, query: string, count = READS): Promise<number[]> {
   const latencies: number[] = [];
   let next = 0;
+  const start = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next++ < count) {
+        const wait = READ_RATE ? start + ((next - 1) * 1000) / READ_RATE - performance.now() : 0;
+        if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
         const t0 = performance.now();
         const body = await graphql(bearer, query);
         if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -246,7 +321,7 @@ async function logEvent(m: Merchant): Promise<number> {
     payload: { event: 'charge.success', data: { n } },
     merchantId: m.id,
   };
-  await gateway.bus.publishPaymentEventOnce(record, 3_600_000);
+  await gateway.publish(record);
   return n;
 }
 
@@ -280,79 +355,114 @@ const queryB = await chargeQuery(b);
 // 1. Outgoing webhooks: B alone, then beside A's backlog to a slow receiver.
 const slow = await receiver(RECEIVER_SLOW_MS);
 const fast = await receiver(0);
-const endpointA = await endpoint(a, slow.url);
-await endpoint(b, fast.url);
-const hooksAlone = await deliveries(b, fast);
-for (let n = 0; n < BACKLOG; n += 100) await Promise.all(Array.from({ length: Math.min(100, BACKLOG - n) }, () => logEvent(a)));
-while (slow.arrivals.size === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-const hooksBeside = await deliveries(b, fast);
-const aDelivered = slow.arrivals.size;
-await graphql(a.staff, 'mutation($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', {
-  i: { endpointId: endpointA },
-});
+let hooks: { alone: { first: number; p99: number }; beside: { first: number; p99: number }; aDelivered: number } | null = null;
+if (FIGURES.has(1)) {
+  const endpointA = await endpoint(a, slow.url);
+  await endpoint(b, fast.url);
+  const hooksAlone = await deliveries(b, fast);
+  for (let n = 0; n < BACKLOG; n += 100) await Promise.all(Array.from({ length: Math.min(100, BACKLOG - n) }, () => logEvent(a)));
+  while (slow.arrivals.size === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const hooksBeside = await deliveries(b, fast);
+  hooks = { alone: hooksAlone, beside: hooksBeside, aDelivered: slow.arrivals.size };
+  await graphql(a.staff, 'mutation($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }', {
+    i: { endpointId: endpointA },
+  });
+}
 
 // 2. and 3. Baselines (B with A idle) alternated with rounds beside A's payroll and its flood from another process.
 await reads(b.staff, queryB, 100); // warm-up
-const firstAlone = await firstChunkMs(b);
+const firstAlone = FIGURES.has(2) ? await firstChunkMs(b) : 0;
 const payroll = await batch(a, PAYROLL, false);
 while (bulkCalls(a.account).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 const noisy = await floodProcess(a, queryA);
+const profiler = PROFILE ? await gateway.profile() : null;
 const alone: number[][] = [];
 const beside: number[][] = [];
 let firstBeside = 0;
+/** The gateway's CPU (µs) and the wall time (ms) B alone and A's flood periods took, over every round. */
+const spent = { aloneCpu: 0, aloneMs: 0, floodCpu: 0, floodMs: 0 };
+const measured = async <T>(run: () => Promise<T>, into: 'alone' | 'flood'): Promise<T> => {
+  const [cpu0, t0] = [await gateway.cpuMicros(), performance.now()];
+  const result = await run();
+  spent[`${into}Cpu`] += (await gateway.cpuMicros()) - cpu0;
+  spent[`${into}Ms`] += performance.now() - t0;
+  return result;
+};
+// The gateway's CPU with neither B nor A's flood (A's payroll runs through every period): taken out of both below.
+const idleMs = 2_000;
+const idleCpu = await measured(async () => {
+  const cpu0 = await gateway.cpuMicros();
+  await new Promise((resolve) => setTimeout(resolve, idleMs));
+  return (await gateway.cpuMicros()) - cpu0;
+}, 'alone');
+Object.assign(spent, { aloneCpu: 0, aloneMs: 0 });
+/** µs of CPU per ms of wall time the gateway spends on A's payroll (and its timers) alone. */
+const idleRate = idleCpu / idleMs;
 for (let round = 0; round < ROUNDS; round++) {
-  alone.push(await reads(b.staff, queryB));
-  await noisy.start();
-  // B is measured once A has spent its budget (50 times its rate: within 1.2 s of a fresh window).
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  if (round === 0) firstBeside = await firstChunkMs(b);
-  beside.push(await reads(b.staff, queryB));
-  await noisy.stop();
+  alone.push(await measured(() => reads(b.staff, queryB), 'alone'));
+  await measured(async () => {
+    await noisy.start();
+    // B is measured once A has spent its budget (50 times its rate: within 1.2 s of a fresh window).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    if (round === 0 && FIGURES.has(2)) firstBeside = await firstChunkMs(b);
+    beside.push(await reads(b.staff, queryB));
+    await noisy.stop();
+  }, 'flood');
 }
+if (profiler) await profiler.stop(PROFILE!);
 const aloneP99 = p99(alone.flat());
 const besideP99 = p99(beside.flat());
 const multiple = noisy.multiple();
+// What one read of B and one request of A cost the gateway: each period's CPU less what the payroll took meanwhile
+// (its idle rate), the flood's also less B's reads at what they cost alone. An estimate, not a profile.
+const cpuPerRead = (spent.aloneCpu - idleRate * spent.aloneMs) / (ROUNDS * READS);
+const floodRequests = noisy.totals.ok + noisy.totals.rateLimited + noisy.totals.other;
+const cpuPerFloodRequest = (spent.floodCpu - idleRate * spent.floodMs - cpuPerRead * ROUNDS * READS) / floodRequests;
 await noisy.close();
 const aChunks = bulkCalls(a.account).length;
 
-// A offboarded and purged (its batch, still running, stops; every key its index names goes) while B reads.
-await graphql(operator, 'mutation($i: OffboardMerchantInput!) { offboardMerchant(input: $i) { __typename } }', { i: { merchantId: a.id } });
-await new Promise((resolve) => setTimeout(resolve, 1_100));
+// 4. A offboarded and purged (its batch, still running, stops; every key its index names goes) while B reads.
 const redis = await connectRedis({ url: REDIS_URL, namespace });
 const aKeys = async () => (await redis.commands.keys(`${namespace}:{m:${a.id}}:*`)).length;
-const keysBefore = await aKeys();
-let purgeMs = 0;
-const purge = (async () => {
-  const t0 = performance.now();
-  await gateway.merchants!.purgeDue();
-  purgeMs = performance.now() - t0;
-})();
-const duringPurgeP99 = p99(await reads(b.staff, queryB));
-await purge;
-const keysAfter = await aKeys();
-// A run that was still ending when A was offboarded must not make any of them again.
-await new Promise((resolve) => setTimeout(resolve, 1_500));
-const keysLater = await aKeys();
+let purged: { keysBefore: number; keysAfter: number; keysLater: number; purgeMs: number; duringPurgeP99: number } | null = null;
+if (FIGURES.has(4)) {
+  await graphql(operator, 'mutation($i: OffboardMerchantInput!) { offboardMerchant(input: $i) { __typename } }', {
+    i: { merchantId: a.id },
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const keysBefore = await aKeys();
+  let purgeMs = 0;
+  const purge = gateway.purge().then((ms) => (purgeMs = ms));
+  const duringPurgeP99 = p99(await reads(b.staff, queryB));
+  await purge;
+  const keysAfter = await aKeys();
+  // A run that was still ending when A was offboarded must not make any of them again.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  purged = { keysBefore, keysAfter, keysLater: await aKeys(), purgeMs, duringPurgeP99 };
+}
 
 const load1 = loadavg();
 console.log(
-  `Platform fairness: A's ${BACKLOG} webhook deliveries to a receiver answering after ${RECEIVER_SLOW_MS} ms (${aDelivered} sent ` +
-    `when B's were measured), B's ${DELIVERIES} at ${DELIVERY_RATE}/s; A's ${PAYROLL}-item payroll (${aChunks} chunks sent by then; ` +
-    `id ${payroll.id}); ${ROUNDS} rounds of ${READS} reads of B, ${CONCURRENCY} at a time, without and with A's flood. ` +
+  `Platform fairness (figures ${[...FIGURES].join(', ')}; gateway ${GATEWAY_INLINE ? 'in this process' : 'in a process of its own'}): A's ${BACKLOG} webhook deliveries to a receiver answering after ` +
+    `${RECEIVER_SLOW_MS} ms (${hooks?.aDelivered ?? '-'} sent when B's were measured), B's ${DELIVERIES} at ${DELIVERY_RATE}/s; ` +
+    `A's ${PAYROLL}-item payroll (${aChunks} chunks sent by then; id ${payroll.id}); ${ROUNDS} rounds of ${READS} reads of B, ` +
+    `${CONCURRENCY} at a time${READ_RATE ? `, ${READ_RATE}/s` : ', back to back'}, without and with A's flood. ` +
     `Load average before: ${load0.map((l) => l.toFixed(2)).join(' ')}; after: ${load1.map((l) => l.toFixed(2)).join(' ')}`,
 );
 console.table({
-  'B first delivery after its event, beside A’s backlog (ms)': {
-    value: +hooksBeside.first.toFixed(1),
-    baseline: +hooksAlone.first.toFixed(1),
-    goal: '≤ 1000 (well under)',
-  },
-  'B deliveries’ latency p99 beside A’s backlog (ms)': {
-    value: +hooksBeside.p99.toFixed(1),
-    baseline: +hooksAlone.p99.toFixed(1),
-    goal: `≤ ${(hooksAlone.p99 * 1.2).toFixed(1)} (1.2×)`,
-  },
-  'B first chunk after approval (ms)': { value: firstBeside, baseline: firstAlone, goal: '≤ 1000' },
+  ...(hooks && {
+    'B first delivery after its event, beside A’s backlog (ms)': {
+      value: +hooks.beside.first.toFixed(1),
+      baseline: +hooks.alone.first.toFixed(1),
+      goal: '≤ 1000 (well under)',
+    },
+    'B deliveries’ latency p99 beside A’s backlog (ms)': {
+      value: +hooks.beside.p99.toFixed(1),
+      baseline: +hooks.alone.p99.toFixed(1),
+      goal: `≤ ${(hooks.alone.p99 * 1.2).toFixed(1)} (1.2×)`,
+    },
+  }),
+  ...(FIGURES.has(2) && { 'B first chunk after approval (ms)': { value: firstBeside, baseline: firstAlone, goal: '≤ 1000' } }),
   'B p99 charge(reference) beside A (ms)': {
     value: +besideP99.toFixed(2),
     baseline: +aloneP99.toFixed(2),
@@ -364,17 +474,29 @@ console.table({
     goal: 'RATE_LIMITED > 0',
   },
   'A’s flood, × its budget’s rate': { value: +multiple.toFixed(1), baseline: '', goal: `${FLOOD_TIMES} (the issue)` },
-  'B p99 while A’s purge runs (ms)': {
-    value: +duringPurgeP99.toFixed(2),
-    baseline: +aloneP99.toFixed(2),
-    goal: `≤ ${(aloneP99 * 1.2).toFixed(2)} (1.2×)`,
+  [`gateway CPU, share of one core${GATEWAY_INLINE ? ' (whole process: inline)' : ''}`]: {
+    value: `${((spent.floodCpu / 1000 / spent.floodMs) * 100).toFixed(0)}% beside A`,
+    baseline: `${((spent.aloneCpu / 1000 / spent.aloneMs) * 100).toFixed(0)}% B alone`,
+    goal: '',
   },
-  'A’s keys before / after the purge / 1.5 s later': {
-    value: `${keysBefore} / ${keysAfter} / ${keysLater}`,
-    baseline: '',
-    goal: 'after: 0',
+  [`gateway CPU per request (µs; payroll alone: ${((idleRate / 1000) * 100).toFixed(0)}% of a core)`]: {
+    value: `≈ ${Math.round(cpuPerFloodRequest)} per A’s (${Math.round((noisy.totals.rateLimited / floodRequests) * 100)}% refused)`,
+    baseline: `${Math.round(cpuPerRead)} per B’s read`,
+    goal: 'refusal ≪ read',
   },
-  'purge (ms)': { value: Math.round(purgeMs), baseline: '', goal: '' },
+  ...(purged && {
+    'B p99 while A’s purge runs (ms)': {
+      value: +purged.duringPurgeP99.toFixed(2),
+      baseline: +aloneP99.toFixed(2),
+      goal: `≤ ${(aloneP99 * 1.2).toFixed(2)} (1.2×)`,
+    },
+    'A’s keys before / after the purge / 1.5 s later': {
+      value: `${purged.keysBefore} / ${purged.keysAfter} / ${purged.keysLater}`,
+      baseline: '',
+      goal: 'after: 0',
+    },
+    'purge (ms)': { value: Math.round(purged.purgeMs), baseline: '', goal: '' },
+  }),
 });
 
 await gateway.close();

@@ -8,7 +8,15 @@ import { createContext, type GatewayContext } from '../schema/context.js';
 import { MERCHANT_HEADER, merchantOfRequest, namedMerchant } from '../schema/platform.js';
 import { auditAttempt, moneyMovingMutations } from '../schema/audit.js';
 import { grantKey, type Principal } from '../auth/index.js';
-import { corsOptions, limitPlugins, useBrowserSafety, useGraphiqlPolicy, useNoIntrospection, type OriginPolicy } from '../limits/index.js';
+import {
+  corsOptions,
+  limitPlugins,
+  useBrowserSafety,
+  useEarlyRefusals,
+  useGraphiqlPolicy,
+  useNoIntrospection,
+  type OriginPolicy,
+} from '../limits/index.js';
 import { maskUnexpected, useClientSafeErrors } from '../errors/error-masking.js';
 import { useSharedEventExecution } from '../execution/shared-event-execution.js';
 import { useTrustedDocuments } from '../execution/trusted-documents.js';
@@ -16,6 +24,7 @@ import { useCompressedHtml } from '../graphiql/compressed-page.js';
 import { withLivePanel } from '../graphiql/live-panel.js';
 import { graphiqlTabs } from '../graphiql/tabs.js';
 import { callerFromHttp, requestIdFrom, useAuthentication } from './caller.js';
+import type { Caller, RequestMerchant } from '../schema/context.js';
 import type { ClientAddressing } from './client-address.js';
 import type { Drain } from './drain.js';
 import type { GatewayServerOptions } from './options.js';
@@ -51,9 +60,40 @@ const auditAnonymousMoneyMoves: Parameters<typeof useAuthentication>[0] = (ctx, 
   }
 };
 
-function limitsPlugins(options: GatewayServerOptions, maxSubscriptions: number): Plugin[] {
+/** An HTTP request's caller and (platform mode) merchant, established once: the early refusal asks first, the context reuses it. */
+type HttpCallerOf = (request: Request, req: IncomingMessage | undefined) => Promise<Caller & { merchant: RequestMerchant | null }>;
+
+function httpCallers(options: GatewayServerOptions, addressing: ClientAddressing): HttpCallerOf {
+  const { services } = options;
+  const established = new WeakMap<Request, Promise<Caller & { merchant: RequestMerchant | null }>>();
+  return (request, req) => {
+    let caller = established.get(request);
+    if (!caller) {
+      caller = (async () => {
+        const known = await callerFromHttp(services.tokens, request, req, addressing);
+        // Platform mode: the merchant from the token, or the one an operator names in its header.
+        const named = namedMerchant(request.headers.get(MERCHANT_HEADER));
+        return { ...known, merchant: services.platform ? await merchantOfRequest(services.platform, known.principal, named) : null };
+      })();
+      established.set(request, caller);
+    }
+    return caller;
+  };
+}
+
+function limitsPlugins(options: GatewayServerOptions, maxSubscriptions: number, callerOf: HttpCallerOf): Plugin[] {
   const { limits, services } = options;
+  const rateLimits = options.limitsOff ? null : (services.limitServices?.rateLimits ?? null);
   return [
+    // First of the limits: a flood over its budget is refused before anything below costs it.
+    ...(rateLimits
+      ? [
+          useEarlyRefusals(rateLimits, async (request, serverContext) => {
+            const { principal, clientIp, merchant } = await callerOf(request, serverContext.req as IncomingMessage | undefined);
+            return { principal, clientIp, merchantId: merchant?.id ?? null };
+          }),
+        ]
+      : []),
     ...useBrowserSafety(),
     ...(limits.introspection ? [] : [useNoIntrospection()]),
     // The page's own policy first: compression then works on the page as it will be sent.
@@ -62,7 +102,7 @@ function limitsPlugins(options: GatewayServerOptions, maxSubscriptions: number):
       ? []
       : limitPlugins({
           limits,
-          rateLimits: services.limitServices?.rateLimits ?? null,
+          rateLimits,
           moneyMoving: moneyMovingMutations(schema),
           maxSubscriptions,
         })),
@@ -97,6 +137,7 @@ function graphiqlOptions(options: GatewayServerOptions) {
 export function createGatewayYoga(options: GatewayServerOptions, around: YogaSurroundings): GatewayYoga {
   const { services } = options;
   const { addressing } = around;
+  const callerOf = httpCallers(options, addressing);
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -122,18 +163,18 @@ export function createGatewayYoga(options: GatewayServerOptions, around: YogaSur
     // Over HTTP yoga passes the Fetch `request` (and the Node `req`); over WebSocket (src/http/websocket.ts)
     // the principal established when the socket connected, and the upgrade `req`.
     context: async (initial: { request?: Request; req?: IncomingMessage; principal?: Principal; connectionParams?: unknown }) => {
-      const caller = initial.principal
-        ? {
-            principal: initial.principal,
-            clientIp: addressing.ipOf(initial.req),
-            requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined),
-          }
-        : await callerFromHttp(services.tokens, initial.request!, initial.req, addressing);
+      if (!initial.principal) {
+        const { merchant, ...caller } = await callerOf(initial.request!, initial.req);
+        return createContext(services, services.platform ? { ...caller, merchant } : caller);
+      }
+      const caller = {
+        principal: initial.principal,
+        clientIp: addressing.ipOf(initial.req),
+        requestId: requestIdFrom(initial.req?.headers['x-request-id'] as string | undefined),
+      };
       if (!services.platform) return createContext(services, caller);
-      // Platform mode: the merchant from the token, or the one an operator names (header, or connection_init).
-      const named = initial.principal
-        ? namedMerchant((initial.connectionParams as Record<string, unknown> | undefined)?.merchantId)
-        : namedMerchant(initial.request?.headers.get(MERCHANT_HEADER));
+      // Platform mode over WebSocket: the merchant from the token, or the one an operator names in connection_init.
+      const named = namedMerchant((initial.connectionParams as Record<string, unknown> | undefined)?.merchantId);
       return createContext(services, { ...caller, merchant: await merchantOfRequest(services.platform, caller.principal, named) });
     },
     // Observability right after the masking, so it records what the client got, and before anything
@@ -142,7 +183,7 @@ export function createGatewayYoga(options: GatewayServerOptions, around: YogaSur
       useClientSafeErrors(services.log),
       ...(options.observability?.plugins ?? []),
       around.drain.plugin,
-      ...limitsPlugins(options, around.maxSubscriptions),
+      ...limitsPlugins(options, around.maxSubscriptions, callerOf),
       useAuthentication(auditAnonymousMoneyMoves),
       // Last: every plugin above still sees each subscriber's subscription; only event execution is shared.
       useSharedEventExecution((context) => {

@@ -21,6 +21,7 @@ export { subscriptionCaps, type SubscriptionCaps } from './subscription-caps.js'
 export { corsOptions, headerOf, originPolicy, type OriginPolicy } from './origins.js';
 export { operationLimits, rateLimitKey, type LimitsServices, type OperationLimits, type RateLimits } from './operation-limits.js';
 export { UpstreamBudgetExceededError } from './upstream-budget.js';
+export { useEarlyRefusals, type EarlyCaller } from './early-refusals.js';
 
 const MINUTE_MS = 60_000;
 
@@ -40,7 +41,7 @@ export function createRateLimits(
     const perAddress = window(name, addressPoints);
     const perSubject = window(`staff-${name}`, staffPoints);
     const of = (key: string) => (isSubjectKey(key) ? perSubject : perAddress);
-    return { consume: (key) => of(key).consume(key), refund: (key) => of(key).refund(key) };
+    return { consume: (key) => of(key).consume(key), refund: (key) => of(key).refund(key), blockedFor: (key) => of(key).blockedFor(key) };
   };
   const counted = (limiter: RateLimiter, kind: 'general' | 'money'): RateLimiter => ({
     consume: async (key) => {
@@ -49,6 +50,7 @@ export function createRateLimits(
       return admission;
     },
     refund: (key) => limiter.refund(key),
+    blockedFor: (key) => limiter.blockedFor(key),
   });
   // Made on first use: single mode never spends a merchant's budget.
   let perMerchant: RateLimiter | null = null;
@@ -58,7 +60,12 @@ export function createRateLimits(
   return {
     general: counted(general, 'general'),
     money: counted(money, 'money'),
-    merchant: { consume: (key) => merchantLimiter().consume(key), refund: (key) => merchantLimiter().refund(key) },
+    merchant: {
+      consume: (key) => merchantLimiter().consume(key),
+      refund: (key) => merchantLimiter().refund(key),
+      blockedFor: (key) => perMerchant?.blockedFor(key) ?? 0,
+    },
+    refusedEarly: () => onRefused('general'),
     async generalAndMoney(key) {
       // Issued in the same tick: ioredis's auto-pipelining sends both scripts in one write (one round trip).
       const [generalAdmission, moneyAdmission] = await Promise.all([general.consume(key), money.consume(key)]);

@@ -19,6 +19,8 @@ export interface RateLimits {
   generalAndMoney(key: string): Promise<{ general: Admission; money: Admission | null }>;
   /** Platform mode: every operation of a merchant, whoever calls (merchantLimitKey). */
   merchant: RateLimiter;
+  /** Counts a refusal made before the operation was parsed (useEarlyRefusals), as a general limit's refusal. */
+  refusedEarly(): void;
 }
 
 /** What every operation's limits share: the most calls to the service one operation may make, and the rate limiter. */

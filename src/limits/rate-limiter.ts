@@ -15,6 +15,11 @@ export interface RateLimiter {
   consume(key: string): Promise<Admission>;
   /** Gives back one point a consume of `key` admitted (a money point spent up front that nothing used). */
   refund(key: string): Promise<void>;
+  /**
+   * How long (ms) this replica already knows, from its memory alone, that `key` stays refused; 0 when it does not
+   * know (never a round trip: what a flood's early refusal asks before the request costs anything more).
+   */
+  blockedFor(key: string): number;
 }
 
 interface WindowOptions {
@@ -46,6 +51,11 @@ export function memoryRateLimiter(options: WindowOptions & { maxKeys?: number; n
     refund: async (key) => {
       const window = windows.get(key);
       if (window && window.used > 0 && now() - window.startedAt < options.windowMs) window.used -= 1;
+    },
+    blockedFor: (key) => {
+      const window = windows.get(key);
+      if (!window || window.used < options.points) return 0;
+      return Math.max(0, window.startedAt + options.windowMs - now());
     },
   };
 }
@@ -91,7 +101,15 @@ export function redisRateLimiter(redis: GatewayRedis, name: string, options: Win
       // A point not given back (Redis gone meanwhile) leaves the limit stricter for the window, never looser.
       await shared.reward(key, 1).catch(() => fallback.refund(key));
     },
+    // The block inMemoryBlockOnConsumed set when Redis last refused this key (or, Redis gone, the fallback's own count).
+    blockedFor: (key) =>
+      (shared as unknown as InMemoryBlocks).getInMemoryBlockMsBeforeExpire(shared.getKey(key)) || fallback.blockedFor(key),
   };
+}
+
+/** rate-limiter-flexible's read of its in-memory blocks (public in its JavaScript, missing from its type declarations). */
+interface InMemoryBlocks {
+  getInMemoryBlockMsBeforeExpire(prefixedKey: string): number;
 }
 
 // KEYS[1] the merchant's index of expiring keys, ARGV[1] the counter's key, ARGV[2] how long it may live.

@@ -15,6 +15,24 @@ describe('memoryRateLimiter', () => {
     expect(await limiter.consume('a')).toEqual({ allowed: true });
   });
 
+  it('tells from memory how long a key stays refused (0 while it has points left), for early refusals', async () => {
+    let now = 1_000;
+    const limiter = memoryRateLimiter({ points: 2, windowMs: 60_000, now: () => now });
+    expect(limiter.blockedFor('a')).toBe(0);
+    await limiter.consume('a');
+    expect(limiter.blockedFor('a')).toBe(0);
+    await limiter.consume('a');
+    now += 15_000;
+    expect(limiter.blockedFor('a')).toBe(45_000);
+    expect(limiter.blockedFor('b')).toBe(0);
+    // A point given back makes it usable again.
+    await limiter.refund('a');
+    expect(limiter.blockedFor('a')).toBe(0);
+    await limiter.consume('a');
+    now += 45_000;
+    expect(limiter.blockedFor('a')).toBe(0);
+  });
+
   it('remembers at most maxKeys callers, the least recently used going first', async () => {
     const now = 0;
     const limiter = memoryRateLimiter({ points: 1, windowMs: 60_000, maxKeys: 3, now: () => now });
