@@ -28,7 +28,7 @@ import { startGateway } from '../src/gateway.js';
 import { silentLogger } from '../src/logger.js';
 import { connectRedis } from '../src/redis/index.js';
 import { deleteNamespace } from './lib/redis-namespace.js';
-import { inProcessGatewayEnv } from './lib/in-process-env.js';
+import { inProcessGatewayEnv, platformBenchEnv } from './lib/in-process-env.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { accountTag } from '../src/sandbox/request-log.js';
 import { WALLETS } from '../src/upstream/types.js';
@@ -74,13 +74,8 @@ const jwtSecret = randomBytes(32).toString('hex');
 const namespace = `bench-fairness-${randomUUID()}`;
 const gatewayEnv = {
   ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
-  MERCHANT_MODE: 'platform',
-  MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
+  ...platformBenchEnv(BUDGET),
   MERCHANT_OFFBOARD_GRACE: '1',
-  RATE_LIMIT_PER_MINUTE: '1000000000',
-  RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
-  RATE_LIMIT_MERCHANT_PER_MINUTE: String(BUDGET),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };
 
 /** What the benchmark asks of the gateway, wherever it runs. */

@@ -20,7 +20,7 @@ import { silentLogger } from '../src/logger.js';
 import { connectRedis } from '../src/redis/index.js';
 import { redisMerchantReconcileStore } from '../src/reconcile/store.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import { inProcessGatewayEnv } from './lib/in-process-env.js';
+import { inProcessGatewayEnv, platformBenchEnv } from './lib/in-process-env.js';
 import { deleteNamespace } from './lib/redis-namespace.js';
 
 const BACKLOG = Number(process.env.BENCH_RECONCILE_BACKLOG ?? 5_000);
@@ -37,22 +37,17 @@ const namespace = `bench-reconcile-${randomUUID()}`;
 const gateway = await startGateway(
   loadConfig({
     ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
-    MERCHANT_MODE: 'platform',
-    MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
-    RATE_LIMIT_MERCHANT_PER_MINUTE: '1000000000',
+    ...platformBenchEnv(),
     RATE_LIMIT_MONEY_PER_MINUTE: '1000000000',
     RATE_LIMIT_STAFF_MONEY_PER_MINUTE: '1000000000',
     RECONCILE_AFTER_MS: String(AFTER_MS),
     SUBSCRIPTION_POLL_MS: '0',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   }),
   silentLogger,
   { redisNamespace: namespace },
 );
 const agent = new Agent({ connections: 32, keepAliveTimeout: 10_000 });
-const token = async (scopes: Scope[], subject: string, merchantId?: string) =>
+const token = async (scopes: readonly Scope[], subject: string, merchantId?: string) =>
   (await mintStaffToken({ secret: jwtSecret, scopes, subject, ttlSeconds: 3600, merchantId })).token;
 const operator = await token(SCOPES, 'operator');
 

@@ -14,3 +14,18 @@ export function inProcessGatewayEnv(sandboxUrl: string, jwtSecret: string, redis
     REDIS_URL: redisUrl,
   };
 }
+
+/**
+ * Platform mode for a fairness benchmark: a fresh key-encryption key, local receivers allowed, and no limit on the
+ * callers (each merchant's own budget is the benchmark's to set, unlimited unless given).
+ */
+export function platformBenchEnv(merchantBudgetPerMinute = 1_000_000_000): Record<string, string> {
+  return {
+    MERCHANT_MODE: 'platform',
+    MERCHANT_KEYS_KEK: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_STAFF_PER_MINUTE: '1000000000',
+    RATE_LIMIT_MERCHANT_PER_MINUTE: String(merchantBudgetPerMinute),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  };
+}
