@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'payout-batch.ts',
   'platform.ts',
   'platform-fairness.ts',
+  'merchant-log-router.ts',
 ];
 
 execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });

@@ -99,8 +99,7 @@ async function passWithin(ctx: PassContext, endpoint: StoredEndpoint, schedule: 
 }
 
 /**
- * Starts the events the endpoint takes, releases the others; returns how many started. Platform mode: each delivery
- * is leased first (store.holdFromLog), so none starts beside a redelivery of it; one waiting in the retry set is
+ * Starts the events the endpoint takes, releases the others; returns how many started. Each delivery is leased first (store.holdFromLog), so none starts beside a redelivery of it; one waiting in the retry set is
  * released to that retry, one another attempt holds is left in flight for that attempt to settle.
  */
 async function startEvents(ctx: PassContext, endpoint: StoredEndpoint, events: LoggedPaymentEvent[]): Promise<number> {
@@ -111,14 +110,12 @@ async function startEvents(ctx: PassContext, endpoint: StoredEndpoint, events: L
     else skipped.push(event.seq);
   }
   const now = ctx.now();
-  const holds = ctx.store.holdFromLog
-    ? await ctx.store.holdFromLog(
-        endpoint.id,
-        taken.map((r) => r.id),
-        now,
-        now + ctx.visibilityMs,
-      )
-    : [];
+  const holds = await ctx.store.holdFromLog(
+    endpoint.id,
+    taken.map((r) => r.id),
+    now,
+    now + ctx.visibilityMs,
+  );
   let started = 0;
   taken.forEach((record, i) => {
     const hold = holds[i] ?? 'go';

@@ -7,7 +7,7 @@
 import type { EventLog } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { compareStreamIds, decodeEventId, parseStreamId, type StreamId } from '../events/stream-id.js';
-import { logSeqOf, merchantOfEndpoint, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
+import { merchantOfEndpoint, redeliveryOf, type DeliveryRecord, type StoredEndpoint } from './model.js';
 import { RECENT_DELIVERIES_KEPT, type OutboundStore } from './store.js';
 
 /** What the memory store keeps across restarts. */
@@ -35,7 +35,7 @@ interface EndpointSlot {
   deliveries: Map<string, DeliveryRecord>;
   /** Delivery id -> lease or due time, for PENDING ones. */
   due: Map<string, number>;
-  /** Delivery id -> lease end, while a retry's attempt is under way (one attempt at a time: store.ts). */
+  /** Delivery id -> lease end, while an attempt is under way (a retry's, or one from the log: store.ts). */
   leases: Map<string, number>;
   /** Deliveries whose redelivery was asked for during an attempt: due at once should it fail. */
   redeliverAfter: Set<string>;
@@ -115,7 +115,9 @@ function memoryEndpoints({ log, slots, save, slot }: MemoryContext): Pick<Outbou
   };
 }
 
-function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStore, EndpointMethods | 'redeliver' | 'mode' | 'close'> {
+type OneAttemptMethods = 'redeliver' | 'holdFromLog';
+
+function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStore, EndpointMethods | OneAttemptMethods | 'mode' | 'close'> {
   return {
     async readNew(id, consumer, count) {
       const s = slot(id);
@@ -194,14 +196,27 @@ function memoryDeliveries({ log, save, slot }: MemoryContext): Omit<OutboundStor
   };
 }
 
-/** A redelivery, one attempt at a time (store.ts): in one process, deciding and acting is one synchronous step. */
-function memoryRedelivery({ save, slot }: MemoryContext): Pick<OutboundStore, 'redeliver'> {
+/**
+ * One attempt of a delivery at a time (store.ts): a redelivery, and the lease of an attempt from the log, as the Redis
+ * store's scripts decide them; in one process, deciding and acting is one synchronous step.
+ */
+function memoryRedelivery({ save, slot }: MemoryContext): Pick<OutboundStore, OneAttemptMethods> {
   return {
+    async holdFromLog(endpointId, deliveryIds, now, leaseUntil) {
+      const s = slot(endpointId);
+      return deliveryIds.map((id) => {
+        if (!s) return 'go';
+        if ((s.leases.get(id) ?? 0) > now) return s.due.has(id) ? 'retrying' : 'busy';
+        s.due.delete(id);
+        s.leases.set(id, leaseUntil);
+        return 'go';
+      });
+    },
     async redeliver(endpointId, deliveryId, now) {
       const s = slot(endpointId);
       const record = s?.deliveries.get(deliveryId);
       if (!s || !record) return { outcome: 'gone', record: null };
-      if ((s.leases.get(deliveryId) ?? 0) > now || s.inFlight.has(logSeqOf(record) ?? '')) {
+      if ((s.leases.get(deliveryId) ?? 0) > now) {
         s.redeliverAfter.add(deliveryId);
         return { outcome: 'in_flight', record };
       }

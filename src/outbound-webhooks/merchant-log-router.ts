@@ -16,8 +16,14 @@
 //   costs one check per batch of its events. A purge deletes the log (it is in the merchant's key index), and no
 //   router makes it again.
 // - Each copy trims what is older than the event log's retention (MINID), as an append to the shared log does.
-// Every replica runs a router: the one that copies an event first wakes its worker's endpoints (`routed`), and the
-// others, refused, wake theirs the same way, so each replica's endpoints read the copy as soon as it exists.
+// Every replica runs a router, but one copies at a time: the holder of a lease (`webhooks:merchant-log-router:lease`,
+// a key with a time to live, renewed while it copies); the others try to take it every third of that time, so one
+// takes over within about a lease's time of a holder that died without releasing it. The lease saves the work only
+// (each router would otherwise read every event and try every copy): should two routers ever copy at once (a holder
+// paused past its lease), the in-order cursor above keeps their copies right. The holder wakes its replica's endpoints
+// as soon as a copy exists (`routed`); another replica's endpoints hear of the event from the bus, and read its copy
+// on their next pass.
+import { randomUUID } from 'node:crypto';
 import { eventOfStreamEntry } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import { ZERO_ID } from '../events/stream-id.js';
@@ -41,6 +47,19 @@ for i = 2, #ARGV, 3 do
   end
 end
 return copied`;
+
+// KEYS: the lease. ARGV: this router's token, the lease's time to live (ms). Takes the lease when free, renews it when
+// held by this router; 1 when this router holds it now.
+const HOLD_LEASE = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+// KEYS: the lease. ARGV: this router's token. Lets the lease go if this router holds it.
+const RELEASE_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 // KEYS: the cursor. ARGV: a position. Moves the cursor there unless it is already as far.
 const ADVANCE = `
@@ -70,15 +89,29 @@ export interface MerchantLogRouterOptions {
   blockMs?: number;
   /** Pause after a failed read or copy. Default 500 ms. */
   retryMs?: number;
+  /** How long the lease lasts unrenewed: a router that stops without releasing it is replaced within about this. Default 5000 ms. */
+  leaseMs?: number;
 }
 
-/** Runs the router until `stop()`; resolves `stop()` once its last batch is copied. */
-export function startMerchantLogRouter(options: MerchantLogRouterOptions): { stop(): Promise<void> } {
+/** A running router. */
+export interface MerchantLogRouter {
+  /** Whether this router holds the lease (it copies, and tells of its copies by `routed`). */
+  holding(): boolean;
+  /** Resolves once its last batch is copied and its lease let go. */
+  stop(): Promise<void>;
+}
+
+/** Runs the router until `stop()`. */
+export function startMerchantLogRouter(options: MerchantLogRouterOptions): MerchantLogRouter {
   const { redis, logKey } = options;
   const cursorKey = redis.key('webhooks', 'merchant-log-router');
+  const lease = routerLease(redis, options.leaseMs ?? 5_000);
+  // A blocking read never outlasts a renewal's turn.
+  const blockMs = Math.min(options.blockMs ?? 2_000, lease.renewMs);
   const blocking: RedisClient = redis.blocking('webhooks-merchant-log-router');
   let running = true;
   let warned = false;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
   const copyBatch = async (entries: StreamEntry[]) => {
     const minId = String(Math.max(0, Date.now() - options.retentionMs));
@@ -116,17 +149,17 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): { sto
   };
 
   const run = async () => {
+    // Null while another router holds the lease: read again from the durable cursor once this one takes it.
     let position: string | null = null;
-    while (running && position === null) {
-      position = await startingPoint().catch(async () => {
-        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500).unref());
-        return null;
-      });
-    }
-    if (position === null) return;
     while (running) {
       try {
-        const reply = (await blocking.xread('COUNT', BATCH, 'BLOCK', options.blockMs ?? 2_000, 'STREAMS', logKey, position)) as Array<
+        if (!(await lease.hold())) {
+          position = null;
+          await sleep(lease.renewMs);
+          continue;
+        }
+        position ??= await startingPoint();
+        const reply = (await blocking.xread('COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', logKey, position)) as Array<
           [string, StreamEntry[]]
         > | null;
         const entries = reply?.[0]?.[1] ?? [];
@@ -140,19 +173,49 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): { sto
         if (!running) return;
         if (!warned) options.log.warn('merchant event logs: copying paused, retrying', { error: (err as Error).message });
         warned = true;
-        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 500).unref());
+        lease.doubt();
+        await sleep(options.retryMs ?? 500);
         // From the durable cursor again: Redis may have lost the logs (restarted empty), the cursor with them (the
         // new shared log is then copied from its start).
-        position = (await redis.commands.get(cursorKey).catch(() => position)) ?? ZERO_ID;
+        if (position !== null) position = (await redis.commands.get(cursorKey).catch(() => position)) ?? ZERO_ID;
       }
     }
   };
   const done = run();
   return {
+    holding: () => lease.holding(),
     async stop() {
       running = false;
       blocking.disconnect();
       await done;
+      await lease.release();
+    },
+  };
+}
+
+/** The routers' lease: one router copies at a time (see the head of this file). */
+function routerLease(redis: GatewayRedis, leaseMs: number) {
+  const key = redis.key('webhooks', 'merchant-log-router', 'lease');
+  const token = randomUUID();
+  // Renewed every third of the lease: two renewals may fail before it lapses.
+  const renewMs = Math.floor(leaseMs / 3);
+  let renewedAt = 0;
+  return {
+    renewMs,
+    /** Whether this router holds the lease: taken or renewed once a third of it passed since the last time. */
+    async hold(): Promise<boolean> {
+      if (Date.now() - renewedAt < renewMs) return true;
+      const held = Number(await redis.commands.eval(HOLD_LEASE, 1, key, token, leaseMs)) === 1;
+      renewedAt = held ? Date.now() : 0;
+      return held;
+    },
+    holding: () => renewedAt > 0 && Date.now() - renewedAt < leaseMs,
+    /** Asked again before the next copy (a command failed: the lease may have lapsed). */
+    doubt: () => void (renewedAt = 0),
+    /** Lets the lease go: another replica's router takes over at once rather than when it runs out. */
+    release: async () => {
+      renewedAt = 0;
+      await redis.commands.eval(RELEASE_LEASE, 1, key, token).catch(() => {});
     },
   };
 }

@@ -160,8 +160,3 @@ export function newDeliveryRecord(endpointId: string, event: LoggedPaymentEvent,
 export function redeliveryOf(record: DeliveryRecord, now: number): DeliveryRecord {
   return { ...record, status: 'PENDING', failures: 0, nextAttemptAt: now };
 }
-
-/** The log entry a delivery's event came from (whose first attempt may be in flight); null for a test event, never logged. */
-export function logSeqOf(record: DeliveryRecord): string | null {
-  return record.kind === WEBHOOK_TEST_KIND ? null : record.event.seq;
-}

@@ -28,7 +28,7 @@ import {
   type EndpointView,
   type StoredEndpoint,
 } from './model.js';
-import { startMerchantLogRouter } from './merchant-log-router.js';
+import { startMerchantLogRouter, type MerchantLogRouter } from './merchant-log-router.js';
 import { merchantLogKey } from './redis-keys.js';
 import { redisOutboundStore } from './redis-store.js';
 import { ROTATION_OVERLAP_MS, newSigningSecret } from './signer.js';
@@ -184,9 +184,12 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
       )
     : null;
   const router = worker ? routeMerchantEvents(options, worker) : null;
-  // A merchant's event is read from the merchant's own log (platform mode over Redis): its endpoints are woken once
-  // it is copied there, by the router.
-  const unlistenWorker = worker ? options.bus.onLoggedEvent((event) => !(router && event.merchantId) && worker.wakeFor(event)) : () => {};
+  // A merchant's event is read from the merchant's own log (platform mode over Redis): where this replica's router
+  // holds the lease, its endpoints are woken once it copied the event there; elsewhere by the event itself (a pass
+  // that finds no copy yet leaves the event heard of, which the next full pass reads).
+  const unlistenWorker = worker
+    ? options.bus.onLoggedEvent((event) => !(router?.holding() && event.merchantId) && worker.wakeFor(event))
+    : () => {};
   const unlistenPurges = store && options.platform ? forgetPurgedMerchants(options.bus, store, log) : () => {};
   const unlisten = () => {
     unlistenWorker();
@@ -215,7 +218,7 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
  * Platform mode over Redis: each merchant's events copied into its own log, where its endpoints read them
  * (merchant-log-router.ts); the worker's endpoints woken for each event copied. Null in single mode and in memory.
  */
-function routeMerchantEvents(options: OutboundWebhooksOptions, worker: DeliveryWorker): { stop(): Promise<void> } | null {
+function routeMerchantEvents(options: OutboundWebhooksOptions, worker: DeliveryWorker): MerchantLogRouter | null {
   const { redis, platform } = options;
   if (!redis || !platform) return null;
   return startMerchantLogRouter({

@@ -1,7 +1,7 @@
 // The deliveries of the Redis store of outbound webhooks (redis-store.ts describes the keys): where each one
 // stands (retry set, recent list, leases), the attempts of its events read from the log (acknowledged on that log in
 // the script that saves their outcome), redeliveries, and due retries claimed.
-import { logSeqOf, redeliveryOf, type DeliveryRecord } from './model.js';
+import { redeliveryOf, type DeliveryRecord } from './model.js';
 import { InternalError } from '../errors/internal-error.js';
 import type { RedisContext } from './redis-context.js';
 import { groupOf } from './redis-keys.js';
@@ -99,23 +99,16 @@ for _, id in ipairs(ids) do
 end
 return out`;
 
-// A redelivery, one attempt at a time (store.ts). KEYS: deliveries, retry, recent, leases, again, endpoint, log.
-// ARGV: id, the record as read, the record redelivered, now, group, and the event's log entry ('' for a test event,
-// or in platform mode, where an attempt from the log holds a lease instead: see HOLD).
-// Returns 'changed' when the record moved since it was read (the caller reads it again), 'gone', 'in_flight' (an
+// A redelivery, one attempt at a time (store.ts): an attempt under way holds the delivery's lease, whether a claimed
+// retry's (CLAIM_DUE) or one of an event read from the log (HOLD). KEYS: deliveries, retry, recent, leases, again,
+// endpoint. ARGV: id, the record as read, the record redelivered, now. Returns 'changed' when the record moved since it was read (the caller reads it again), 'gone', 'in_flight' (an
 // attempt is under way: noted in `again`), or 'queued'.
 const REDELIVER = `
 if redis.call('EXISTS', KEYS[6]) == 0 then return 'gone' end
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return 'gone' end
 if current ~= ARGV[2] then return 'changed' end
-local lease = tonumber(redis.call('ZSCORE', KEYS[4], ARGV[1]) or '0')
-local fromLog = false
-if ARGV[6] ~= '' then
-  local pending = redis.pcall('XPENDING', KEYS[7], ARGV[5], ARGV[6], ARGV[6], 1)
-  fromLog = type(pending) == 'table' and pending.err == nil and #pending > 0
-end
-if lease > tonumber(ARGV[4]) or fromLog then
+if tonumber(redis.call('ZSCORE', KEYS[4], ARGV[1]) or '0') > tonumber(ARGV[4]) then
   redis.call('SADD', KEYS[5], ARGV[1])
   return 'in_flight'
 end
@@ -125,19 +118,20 @@ redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 return 'queued'`;
 
-// Platform mode, before the attempts of events read from the log: per delivery, 'retrying' when it waits in the retry set (a redelivery queued it, or a retry of it is
-// under way: that one is its attempt), 'busy' when another attempt from the log holds its lease, else 'go' with a
-// lease until the attempt settles (SETTLE ends it), which REDELIVER then answers with 'in_flight'.
+// Before the attempts of events read from the log (new, taken over, or replayed), in either mode, per delivery:
+// 'retrying' when a retry of it is under way (claimed from the retry set: that one is its attempt), 'busy' when
+// another attempt from the log holds its lease, else 'go' with a lease until the attempt settles (SETTLE ends it),
+// which REDELIVER then answers with 'in_flight'. A delivery waiting in the retry set is taken out of it by 'go': the
+// attempt from the log is its next one, brought forward (as a redelivery brings a waiting retry forward).
 // KEYS: retry, leases. ARGV: lease until, now, the delivery ids.
 const HOLD = `
 local out = {}
 for i = 3, #ARGV do
   local id = ARGV[i]
-  if redis.call('ZSCORE', KEYS[1], id) then
-    out[#out + 1] = 'retrying'
-  elseif tonumber(redis.call('ZSCORE', KEYS[2], id) or '0') > tonumber(ARGV[2]) then
-    out[#out + 1] = 'busy'
+  if tonumber(redis.call('ZSCORE', KEYS[2], id) or '0') > tonumber(ARGV[2]) then
+    out[#out + 1] = redis.call('ZSCORE', KEYS[1], id) and 'retrying' or 'busy'
   else
+    redis.call('ZREM', KEYS[1], id)
     redis.call('ZADD', KEYS[2], ARGV[1], id)
     out[#out + 1] = 'go'
   end
@@ -227,16 +221,15 @@ export function redisDeliveries(ctx: RedisContext): Pick<OutboundStore, Delivery
       return (await settleSoon(record, null, 'none', 0)) !== null;
     },
     async redeliver(endpointId, deliveryId, now) {
-      const keys = [k.deliveries, k.retry, k.recent, k.leases, k.again, k.endpoint, k.log].map((key) => key(endpointId));
+      const keys = [k.deliveries, k.retry, k.recent, k.leases, k.again, k.endpoint].map((key) => key(endpointId));
       for (let read = 0; read < REDELIVER_READS; read++) {
         const json = await c.hget(k.deliveries(endpointId), deliveryId);
         if (!json) return { outcome: 'gone', record: null };
         const record = parse(json);
         const again = redeliveryOf(record, now);
-        // Platform mode: an attempt from the log holds a lease (HOLD), which the script reads; the pending list is
-        // not asked (an event read again whose delivery waits to be retried is in it only until it is released).
-        const seq = k.platform ? '' : (logSeqOf(record) ?? '');
-        const args = [deliveryId, json, JSON.stringify(again), String(now), groupOf(endpointId), seq];
+        // An attempt from the log holds a lease (HOLD), which the script reads; the pending list is not asked (an
+        // event read again whose delivery waits to be retried is in it only until it is released).
+        const args = [deliveryId, json, JSON.stringify(again), String(now)];
         const outcome = String(await redis.durable((p) => p.eval(REDELIVER, keys.length, ...keys, ...args)));
         if (outcome === 'gone') return { outcome, record: null };
         if (outcome === 'in_flight') return { outcome, record };
@@ -244,7 +237,7 @@ export function redisDeliveries(ctx: RedisContext): Pick<OutboundStore, Delivery
       }
       throw new RedeliveryContendedError(`delivery ${deliveryId} kept changing while being redelivered`);
     },
-    ...(k.platform ? { holdFromLog } : {}),
+    holdFromLog,
     async claimDue(id, now, count, leaseUntil) {
       // Most passes find nothing due: a plain read, sent with the other commands of its tick, spares them the
       // script and the durable write's own round trip.

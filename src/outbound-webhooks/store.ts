@@ -14,9 +14,10 @@
 //   list: no moment exists where it is in neither.
 // - One attempt at a time per delivery (as Stripe and Svix): a retry claimed
 //   from the retry set is LEASED until its attempt settles (or the lease runs
-//   out: its replica died); in platform mode an attempt of an event read from
-//   the log is leased too, and none starts while its delivery waits in the
-//   retry set (holdFromLog). A redelivery never starts a second attempt beside
+//   out: its replica died); so is an attempt of an event read from the log
+//   (new, taken over or replayed), which none starts while a retry of its
+//   delivery is under way, and which replaces one waiting (holdFromLog), in
+//   either mode. A redelivery never starts a second attempt beside
 //   one under way: it is noted, and should that attempt fail, its delivery is
 //   due at once on a fresh schedule instead of the next step of the old one.
 // - Settled deliveries are kept for the delivery log: the newest RECENT_DELIVERIES_KEPT
@@ -40,9 +41,10 @@ type EndpointPatch = Partial<Pick<StoredEndpoint, 'url' | 'description' | 'kinds
 export type Redelivery = { outcome: 'queued' | 'in_flight'; record: DeliveryRecord } | { outcome: 'gone'; record: null };
 
 /**
- * Whether an event read from the log may be attempted (OutboundStore.holdFromLog): 'go' (leased), 'retrying' (its
- * delivery waits in the retry set: the event is acknowledged and left to that retry), 'busy' (another attempt from
- * the log is under way: the event stays in flight, acknowledged when that one settles).
+ * Whether an event read from the log may be attempted (OutboundStore.holdFromLog): 'go' (leased; a retry of it that
+ * was waiting is replaced by this attempt), 'retrying' (a retry of its delivery is under way: the event is
+ * acknowledged and left to that attempt), 'busy' (another attempt from the log is under way: the event stays in
+ * flight, acknowledged when that one settles).
  */
 export type LogHold = 'go' | 'retrying' | 'busy';
 
@@ -98,19 +100,18 @@ export interface OutboundStore {
    */
   enqueue(record: DeliveryRecord): Promise<boolean>;
   /**
-   * A redelivery, one attempt at a time, decided in one atomic step: with an attempt under way (a leased retry, or
-   * its event in flight from the log), nothing starts and the request is noted for that attempt's outcome
+   * A redelivery, one attempt at a time, decided in one atomic step: with an attempt under way (its lease, a retry's
+   * or one from the log: holdFromLog), nothing starts and the request is noted for that attempt's outcome
    * ('in_flight'); otherwise the delivery is due at `now` on a fresh schedule, a retry waiting brought forward
    * rather than doubled ('queued'). 'gone': no such delivery, or no such endpoint.
    */
   redeliver(endpointId: string, deliveryId: string, now: number): Promise<Redelivery>;
   /**
-   * Platform mode's Redis store only: leases the deliveries of events just read from the merchant's log before
-   * their attempts, in the merchant's slot, so that a redelivery and an attempt from the log are decided one after
-   * the other, whichever comes first, and none starts while its delivery waits in the retry set (LogHold). Absent:
-   * the store decides from the log itself.
+   * Leases the deliveries of events just read from the log before their attempts (in one atomic step, in the slot
+   * of the endpoint's keys and log), so that a redelivery and an attempt from the log are decided one after the
+   * other, whichever comes first, and none starts while a retry of it is under way (LogHold).
    */
-  holdFromLog?(endpointId: string, deliveryIds: string[], now: number, leaseUntil: number): Promise<LogHold[]>;
+  holdFromLog(endpointId: string, deliveryIds: string[], now: number, leaseUntil: number): Promise<LogHold[]>;
   /** Deliveries of the retry set due at `now`, leased until `leaseUntil` (another replica takes them after it). */
   claimDue(endpointId: string, now: number, count: number, leaseUntil: number): Promise<DeliveryRecord[]>;
   getDelivery(endpointId: string, deliveryId: string): Promise<DeliveryRecord | null>;

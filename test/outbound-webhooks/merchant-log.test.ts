@@ -15,7 +15,7 @@ import { startMerchantLogRouter } from '../../src/outbound-webhooks/merchant-log
 import { newEndpointId } from '../../src/outbound-webhooks/model.js';
 import { merchantLogKey } from '../../src/outbound-webhooks/redis-keys.js';
 import { redisOutboundStore } from '../../src/outbound-webhooks/redis-store.js';
-import { connectRedis, merchantTag } from '../../src/redis/index.js';
+import { connectRedis, merchantTag, type GatewayRedis } from '../../src/redis/index.js';
 import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-helpers.js';
 import type { TestStack } from '../helpers/gateway.js';
 import { closePlatformStack, createMerchant, gqlAs, logOnce, startPlatformStack, merchantEvent } from '../helpers/platform.js';
@@ -213,3 +213,62 @@ it('places a new endpoint at the shared log’s end: events logged before its cr
     await gateway.close();
   }
 });
+
+it('copies with one router at a time: two routers copy each event once, and the second takes over when the first stops without releasing its lease', async () => {
+  // The routers alone, on a namespace of their own; each router on a connection of its own, as on two replicas.
+  const own = uniqueNamespace('outbound-merchant-log-lease');
+  const replicas = await Promise.all([0, 1].map(() => connectRedis({ url: REDIS_URL, namespace: own })));
+  const [first, second] = replicas as [GatewayRedis, GatewayRedis];
+  const merchantId = `mer_${'cd34'.repeat(5)}`;
+  const sharedLog = second.key('events', 'log');
+  const log = merchantLogKey(second, merchantTag(merchantId));
+  await second.commands.xgroup('CREATE', log, 'g', '$', 'MKSTREAM');
+  const append = async (from: number, to: number) => {
+    for (let n = from; n <= to; n++) await second.commands.xadd(sharedLog, '*', 'e', JSON.stringify(event(merchantId, n)), 'g', 'gen1');
+  };
+  /** Per router, the events it copied (a refused copy is told of too: each one a router tried). */
+  const routed: [number[], number[]] = [[], []];
+  // Long beside a pass of a router (a few ms), so that a busy machine does not let it lapse while the holder lives.
+  const leaseMs = 2_000;
+  const startRouter = (gateway: GatewayRedis, i: 0 | 1) =>
+    startMerchantLogRouter({
+      redis: gateway,
+      logKey: sharedLog,
+      merchantLog: (id) => merchantLogKey(gateway, merchantTag(id)),
+      retentionMs: 3_600_000,
+      routed: (events) => routed[i].push(...events.map((e) => (e.payload as { data: { n: number } }).data.n)),
+      log: silentLogger,
+      blockMs: 50,
+      leaseMs,
+    });
+  const routers = [startRouter(first, 0), startRouter(second, 1)];
+  try {
+    await waitFor(() => routers.some((r) => r.holding()), 'a router holding the lease', 5_000, 10);
+    const holder = routers[0]!.holding() ? 0 : 1;
+    await append(1, 50);
+    await waitFor(async () => (await redis.xlen(log)) === 50, 'the fifty events copied', 15_000, 10);
+    // Past a renewal: the other router tried nothing meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, leaseMs / 2));
+    expect(routed[holder]).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(routed[1 - holder]).toEqual([]);
+    expect(routers[1 - holder]!.holding()).toBe(false);
+
+    // The holder's replica dies: its connections close, its lease is not let go.
+    await replicas[holder]!.close();
+    const diedAt = Date.now();
+    await append(51, 60);
+    await waitFor(async () => (await redis.xlen(log)) === 60, 'the ten later events copied by the other router', 20_000, 10);
+    // Taken over once the lease ran out (about leaseMs), from the fleet's cursor: each later event copied once.
+    expect(Date.now() - diedAt).toBeGreaterThanOrEqual(leaseMs / 2);
+    expect(routers[1 - holder]!.holding()).toBe(true);
+    expect(routed[1 - holder]).toEqual(Array.from({ length: 10 }, (_, i) => i + 51));
+    const copied = ((await redis.xrange(log, '-', '+')) as Array<[string, string[]]>).map(
+      ([, fields]) => (JSON.parse(fields[1]!) as { payload: { data: { n: number } } }).payload.data.n,
+    );
+    expect(copied).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+  } finally {
+    await Promise.all(routers.map((r) => r.stop()));
+    await deleteByPrefix(redis, own);
+    await Promise.all(replicas.map((r) => r.close().catch(() => {})));
+  }
+}, 30_000);

@@ -3,9 +3,10 @@
 // - asked for while a retry's attempt is under way, it starts no second attempt beside it: the receiver gets one copy;
 // - should that attempt fail, the delivery is tried again at once, on a fresh schedule (not the old schedule's next step);
 // - asked for while a retry waits, it brings that retry forward instead of adding another.
-// In platform mode (the event log in another slot than the merchant's keys), the same rule holds when an attempt
-// comes from the log (a replay reads the event again): a redelivery queued first keeps it from starting beside the
-// redelivery's attempt, and one under way first makes the redelivery wait for its outcome.
+// In single mode (the endpoints' groups on the shared event log, or the memory store's cursors) and in platform mode
+// (on each merchant's own log), the same rule holds when an attempt comes from the log (a replay reads the event
+// again): a redelivery queued first keeps it from starting beside the redelivery's attempt, and one under way first
+// makes the redelivery wait for its outcome. Both modes and both stores decide it the same way (store.holdFromLog).
 import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -177,33 +178,86 @@ describe.each([
   });
 });
 
-describe('a redelivery, one attempt at a time, beside attempts from the log (platform mode, over Redis)', () => {
+/** A gateway over Redis for the attempts from the log: its outbound webhooks (one merchant's in platform mode). */
+interface LogGateway {
+  service: () => RunningGateway['outboundWebhooks'];
+  /** The bus events are logged on, and the merchant they belong to (null in single mode). */
+  bus: () => RunningGateway['bus'];
+  merchantId: string | null;
+  close(): Promise<void>;
+}
+
+const logOptions = {
+  inProcess: true,
+  env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SUBSCRIPTION_POLL_MS: '0' },
+  outboundWebhooks: { now: () => clock.t, pollMs: 30 },
+};
+
+/** Single mode over Redis: the endpoints' groups are on the shared event log. */
+async function singleOverRedis(): Promise<LogGateway> {
+  const singleNamespace = uniqueNamespace('outbound-redelivery-single');
+  const stack = await startStack({ ...logOptions, redisNamespace: singleNamespace, env: { ...logOptions.env, REDIS_URL } });
+  return {
+    service: () => stack.gateway.outboundWebhooks,
+    bus: () => stack.gateway.bus,
+    merchantId: null,
+    close: async () => {
+      await stack.close();
+      const redis = new Redis(REDIS_URL);
+      await deleteByPrefix(redis, singleNamespace);
+      await redis.quit();
+    },
+  };
+}
+
+/** Platform mode over Redis: the endpoints' groups are on their merchant's own log. */
+async function platformOverRedis(): Promise<LogGateway> {
   const platformNamespace = uniqueNamespace('outbound-redelivery-platform');
-  let stack: TestStack;
-  let merchantId: string;
+  const stack = await startPlatformStack(platformNamespace, logOptions);
+  const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
+  const created = await stack.gql(
+    parse(CREATE_MERCHANT) as MerchantDoc,
+    {
+      i: { name: 'redeliver', apiKey: testKey('redeliver'), webhookSecret: 'whsec_redeliver_123456', idempotencyKey: randomUUID() },
+    },
+    { authorization: `Bearer ${operator}` },
+  );
+  const merchantId = created.data!.createMerchant.merchant.merchantId as string;
+  return {
+    service: () => stack.gateway.outboundWebhooks.forMerchant(merchantId),
+    bus: () => stack.gateway.bus,
+    merchantId,
+    close: () => closePlatformStack(stack, platformNamespace),
+  };
+}
+
+/** Sandbox mode without Redis: the memory store, whose endpoints read the in-memory log. */
+async function singleInMemory(): Promise<LogGateway> {
+  const memory = await inMemory();
+  return {
+    service: () => memory.gateway.outboundWebhooks,
+    bus: () => memory.gateway.bus,
+    merchantId: null,
+    close: () => memory.close(),
+  };
+}
+
+describe.each([
+  ['single mode, over Redis', singleOverRedis],
+  ['platform mode, over Redis', platformOverRedis],
+  ['single mode, in memory', singleInMemory],
+] as const)('a redelivery, one attempt at a time, beside attempts from the log (%s)', (_mode, start) => {
+  let running: LogGateway;
   let counter = 0;
   /** Requests that reached a receiver while an earlier one of it was still unanswered: two copies at once. */
   let overlaps = 0;
 
   beforeAll(async () => {
-    stack = await startPlatformStack(platformNamespace, {
-      inProcess: true,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SUBSCRIPTION_POLL_MS: '0' },
-      outboundWebhooks: { now: () => clock.t, pollMs: 30 },
-    });
-    const operator = (await mintStaffToken({ secret: stack.jwtSecret, scopes: SCOPES, subject: 'operator', ttlSeconds: 600 })).token;
-    const created = await stack.gql(
-      parse(CREATE_MERCHANT) as MerchantDoc,
-      {
-        i: { name: 'redeliver', apiKey: testKey('redeliver'), webhookSecret: 'whsec_redeliver_123456', idempotencyKey: randomUUID() },
-      },
-      { authorization: `Bearer ${operator}` },
-    );
-    merchantId = created.data!.createMerchant.merchant.merchantId as string;
+    running = await start();
   }, 30_000);
-  afterAll(() => closePlatformStack(stack, platformNamespace));
+  afterAll(() => running?.close());
 
-  const service = () => stack.gateway.outboundWebhooks.forMerchant(merchantId);
+  const service = () => running.service();
 
   /** A receiver answering `status` after HELD_MS, counting overlaps, and an endpoint of the merchant for it. */
   async function heldReceiver(kind: string): Promise<{ receiver: Receiver; endpointId: string }> {
@@ -225,14 +279,15 @@ describe('a redelivery, one attempt at a time, beside attempts from the log (pla
   async function logged(kind: string): Promise<number> {
     const since = Date.now() - 1;
     const n = counter++;
-    await logOnce(stack.gateway.bus, {
-      id: `${merchantId}:evt_redeliver_${n}_${randomUUID()}`,
+    const merchantId = running.merchantId;
+    await logOnce(running.bus(), {
+      id: `${merchantId ?? 'single'}:evt_redeliver_${n}_${randomUUID()}`,
       kind,
       receivedAt: new Date().toISOString(),
       reference: `ch_redeliver_${n}`,
       resourceType: null,
       payload: { event: kind, data: { n } },
-      merchantId,
+      ...(merchantId ? { merchantId } : {}),
     });
     return since;
   }
