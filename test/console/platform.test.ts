@@ -95,7 +95,8 @@ async function showsOnly(page: Page, own: Merchant, other: Merchant) {
   expect(await page.getByRole('link', { name: other.reference }).count()).toBe(0);
 }
 
-describe.skipIf(!hasChromium)('the back office in platform mode', () => {
+// As long as the other console suites give theirs: the pages share two cores with every other file.
+describe.skipIf(!hasChromium)('the back office in platform mode', { timeout: 90_000 }, () => {
   describe.concurrent.each(['fr', 'en'] as Language[])('%s', (language) => {
     it('asks the operator for a merchant, shows that merchant’s payments only, and switches to another', async () => {
       const { page, texts, problems, close } = await openAs(browser, stack, { language, path: '/payments' });
