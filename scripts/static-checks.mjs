@@ -19,20 +19,27 @@ const checks = [
   ['prettier', 'npx', ['prettier', '--check', '--cache', '--cache-strategy', 'content', '.']],
 ];
 
+// `node scripts/static-checks.mjs prettier` runs the checks named (npm test runs the format check beside the tests'
+// code generation, which the other two need); none named: all three.
+const named = process.argv.slice(2);
 const results = await Promise.all(
-  checks.map(
-    ([name, command, args]) =>
-      new Promise((resolve) => {
-        const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        let output = '';
-        child.stdout.on('data', (chunk) => (output += chunk));
-        child.stderr.on('data', (chunk) => (output += chunk));
-        child.on('close', (code) => {
-          const lines = output.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
-          process.stdout.write(`== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}\n${code === 0 ? '' : lines.join('\n') + '\n'}`);
-          resolve(code === 0);
-        });
-      }),
-  ),
+  checks
+    .filter(([name]) => named.length === 0 || named.includes(name))
+    .map(
+      ([name, command, args]) =>
+        new Promise((resolve) => {
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (code) => {
+            const lines = output.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+            process.stdout.write(
+              `== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}\n${code === 0 ? '' : lines.join('\n') + '\n'}`,
+            );
+            resolve(code === 0);
+          });
+        }),
+    ),
 );
 process.exit(results.every(Boolean) ? 0 : 1);
