@@ -241,6 +241,9 @@ it('copies with one router at a time: two routers copy each event once, and the 
       blockMs: 50,
       leaseMs,
     });
+  // A fleet already routing: the cursor is there (a first router would start at the log's end when it takes the
+  // lease, which a loaded machine may let come after the appends below).
+  await second.commands.set(second.key('webhooks', 'merchant-log-router'), '0-0');
   const routers = [startRouter(first, 0), startRouter(second, 1)];
   try {
     await waitFor(() => routers.some((r) => r.holding()), 'a router holding the lease', 5_000, 10);

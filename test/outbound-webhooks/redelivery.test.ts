@@ -314,6 +314,9 @@ describe.each([
     expect(failed.status).toBe('PENDING');
 
     answering(receiver, 204);
+    // Held long enough for the replay below to be read while it is (a read after its success would be a new send,
+    // as a replay is meant to make; a loaded machine took more than HELD_MS to get there).
+    receiver.delayMs = 3_000;
     expect(await service().redeliver(failed.id)).toMatchObject({ status: 'PENDING', failures: 0 });
     await waitFor(() => receiver.received.length === 2, 'the redelivery at the receiver', 10_000, 5);
     // While the receiver holds the redelivery's attempt, a replay reads the event from the log again.
