@@ -93,6 +93,9 @@ export interface MerchantLogRouterOptions {
   leaseMs?: number;
 }
 
+/** How long the router's lease lasts unrenewed, by default: a router that died is replaced within about this. */
+export const ROUTER_LEASE_MS = 5_000;
+
 /** A running router. */
 export interface MerchantLogRouter {
   /** Whether this router holds the lease (it copies, and tells of its copies by `routed`). */
@@ -105,7 +108,7 @@ export interface MerchantLogRouter {
 export function startMerchantLogRouter(options: MerchantLogRouterOptions): MerchantLogRouter {
   const { redis, logKey } = options;
   const cursorKey = redis.key('webhooks', 'merchant-log-router');
-  const lease = routerLease(redis, options.leaseMs ?? 5_000);
+  const lease = routerLease(redis, options.leaseMs ?? ROUTER_LEASE_MS);
   // A blocking read never outlasts a renewal's turn.
   const blockMs = Math.min(options.blockMs ?? 2_000, lease.renewMs);
   const blocking: RedisClient = redis.blocking('webhooks-merchant-log-router');
