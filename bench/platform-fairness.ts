@@ -8,7 +8,8 @@
 // 4. B's p99 while A's purge runs (A offboarded with its batch, index and keys; goal: the same bound).
 // The gateway runs in a process of its own (bench/lib/fairness-gateway.ts: its event loop carries only its work, A's
 // payroll runner included, as in production); the sandbox, the receivers and B's client share this one; A's flood
-// comes from a third (bench/lib/flood-client.ts), paced at 50 times A's budget. Beside figure 3, the gateway's CPU
+// is sent by wrk (bench/lib/wrk-flood.ts: a sender that costs the shared cores little, as a neighbour's traffic
+// from elsewhere would), paced at 50 times A's budget. Beside figure 3, the gateway's CPU
 // alone and beside the flood, and what one of A's requests costs it. On the Redis at 127.0.0.1:6379. Prints the load
 // average beside the figures; asserts nothing.
 //
@@ -36,6 +37,7 @@ import type { PaymentEventRecord } from '../src/events/payment-event.js';
 import { startChild } from './lib/processes.js';
 import { ROOT, TSX_LOADER } from './lib/stack.js';
 import { startProfiler } from './lib/in-process-profile.js';
+import { wrkFlood, type FloodCounts } from './lib/wrk-flood.js';
 
 const CONCURRENCY = Number(process.env.BENCH_FAIRNESS_CONCURRENCY ?? 8);
 const READS = Number(process.env.BENCH_FAIRNESS_READS ?? 250);
@@ -67,6 +69,8 @@ const PROFILE = process.env.BENCH_FAIRNESS_PROFILE ?? null;
  * (bench/lib/fairness-gateway.ts), whose event loop carries only the gateway's work, as in production.
  */
 const GATEWAY_INLINE = process.env.BENCH_FAIRNESS_GATEWAY === 'inline';
+/** BENCH_FAIRNESS_FLOOD=node: A's flood from a Node process rather than wrk (a machine without wrk). */
+const FLOOD_SENDER = process.env.BENCH_FAIRNESS_FLOOD === 'node' ? 'node' : 'wrk';
 const load0 = loadavg();
 
 const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
@@ -242,15 +246,31 @@ async function reads(bearer: string, query: string, count = READS): Promise<numb
 }
 const p99 = (values: number[]) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(0.99 * values.length))]!;
 
-/** A's flood of `query`, from a process of its own, paced at FLOOD_TIMES times A's budget; `start` and `stop` it. */
+/**
+ * A's flood of `query`, paced at FLOOD_TIMES times A's budget; `start` and `stop` it. Sent by wrk (bench/lib/wrk-flood.ts),
+ * whose sender costs the shared cores little; BENCH_FAIRNESS_FLOOD=node: from a Node process (bench/lib/flood-client.ts).
+ */
 async function floodProcess(m: Merchant, query: string) {
-  const rate = String(Math.round((BUDGET / 60) * FLOOD_TIMES));
+  const rate = Math.round((BUDGET / 60) * FLOOD_TIMES);
+  if (FLOOD_SENDER === 'wrk') {
+    const flood = wrkFlood(gateway.graphqlUrl, m.staff, query, rate, CONCURRENCY * 8);
+    return { ...flood, multiple: () => multipleOf(flood.totals), close: async () => flood.stop() };
+  }
   const child = await startChild(
     process.execPath,
-    ['--import', TSX_LOADER, join(ROOT, 'bench/lib/flood-client.ts'), gateway.graphqlUrl, m.staff, query, rate, String(CONCURRENCY * 4)],
+    [
+      '--import',
+      TSX_LOADER,
+      join(ROOT, 'bench/lib/flood-client.ts'),
+      gateway.graphqlUrl,
+      m.staff,
+      query,
+      String(rate),
+      String(CONCURRENCY * 4),
+    ],
     { ready: /^flood ready/, label: 'flood client' },
   );
-  const totals = { ok: 0, rateLimited: 0, other: 0, seconds: 0 };
+  const totals: FloodCounts = { ok: 0, rateLimited: 0, other: 0, seconds: 0 };
   return {
     totals,
     start: () => child.ask('start', 'started'),
@@ -258,11 +278,13 @@ async function floodProcess(m: Merchant, query: string) {
       const counts = JSON.parse((await child.ask('stop', 'stopped ')).slice('stopped '.length)) as typeof totals;
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += counts[key];
     },
-    /** Requests per second over every round, as a multiple of A's budget's rate. */
-    multiple: () => (totals.ok + totals.rateLimited + totals.other) / totals.seconds / (BUDGET / 60),
+    multiple: () => multipleOf(totals),
     close: () => child.stop(),
   };
 }
+
+/** Requests per second over every round, as a multiple of A's budget's rate. */
+const multipleOf = (totals: FloodCounts) => (totals.ok + totals.rateLimited + totals.other) / totals.seconds / (BUDGET / 60);
 
 /** A receiver of webhooks: when each event `n` arrived; answers 204 after `delayMs`. */
 async function receiver(delayMs: number) {

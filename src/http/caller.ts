@@ -33,14 +33,14 @@ export async function principalFrom(tokens: TokenVerifier, authorization: string
 /** The caller of an HTTP or SSE request; its address through the trusted proxies (src/http/client-address.ts). */
 export async function callerFromHttp(
   tokens: TokenVerifier,
-  request: Request,
+  headerOf: (name: string) => string | null,
   req: IncomingMessage | undefined,
   addressing: ClientAddressing,
 ): Promise<Caller> {
   return {
-    principal: await principalFrom(tokens, request.headers.get('authorization')),
+    principal: await principalFrom(tokens, headerOf('authorization')),
     clientIp: addressing.ipOf(req),
-    requestId: requestIdFrom(request.headers.get('x-request-id')),
+    requestId: requestIdFrom(headerOf('x-request-id')),
   };
 }
 

@@ -25,8 +25,20 @@ function refuseWhileDraining(res: ServerResponse): void {
     .end(JSON.stringify({ errors: [topLevelErrorBody('SERVICE_UNAVAILABLE', 'shutting_down')] }));
 }
 
-/** /graphql (and anything no route claims): yoga, once the request is identified and its body admitted. */
-function serveGraphql(req: IncomingMessage, res: ServerResponse, yoga: GatewayYoga, options: GatewayServerOptions): void {
+/** The refusal before yoga of a caller already over its budget (src/http/early-refusal.ts); true when it answered. */
+export type EarlyRefusal = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+/**
+ * /graphql (and anything no route claims): yoga, once the request is identified, its body admitted, and it is not
+ * a flood's request refused early.
+ */
+function serveGraphql(
+  req: IncomingMessage,
+  res: ServerResponse,
+  yoga: GatewayYoga,
+  options: GatewayServerOptions,
+  refuseEarly: EarlyRefusal | null,
+): void {
   // One id per request: its context and log lines, and any error masked outside execution (src/errors/traceable-errors.ts).
   const requestId = requestIdFrom(headerOf(req.headers, 'x-request-id'));
   req.headers['x-request-id'] = requestId;
@@ -35,8 +47,8 @@ function serveGraphql(req: IncomingMessage, res: ServerResponse, yoga: GatewayYo
     if (options.limitsOff) return void yoga(req, res);
     // 413 above MAX_BODY_BYTES before yoga parses anything.
     admitBody(req, res, options.limits.maxBodyBytes).then(
-      (admitted) => {
-        if (admitted) void yoga(req, res);
+      async (admitted) => {
+        if (admitted && !(refuseEarly && (await refuseEarly(req, res)))) void yoga(req, res);
       },
       () => req.destroy(), // the client went away while sending
     );
@@ -45,13 +57,15 @@ function serveGraphql(req: IncomingMessage, res: ServerResponse, yoga: GatewayYo
 
 /**
  * The server's request handler: sets the security headers, turns new requests away while draining (and keeps no connection alive while
- * leaving), answers the operator routes (webhooks, health, metrics), and hands the rest to yoga, counting each until its response closes.
+ * leaving), answers the operator routes (webhooks, health, metrics), refuses a flood early, and hands the rest to yoga, counting each until
+ * its response closes.
  */
 export function handleRequests(
   options: GatewayServerOptions,
   drain: Drain,
   routes: readonly Route[],
   yoga: GatewayYoga,
+  refuseEarly: EarlyRefusal | null = null,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     setSecurityHeaders(res);
@@ -63,6 +77,6 @@ export function handleRequests(
     if (drain.phase === 'leaving') res.setHeader('connection', 'close');
     const route = routeOf(routes, req);
     if (route) return route.handle(req, res);
-    serveGraphql(req, res, yoga, options);
+    serveGraphql(req, res, yoga, options, refuseEarly);
   };
 }

@@ -7,6 +7,8 @@ import { originPolicy, serverTimeouts } from '../limits/index.js';
 import { clientAddressing } from './client-address.js';
 import { createDrain, type Drain } from './drain.js';
 import type { GatewayServerOptions } from './options.js';
+import { refuseEarlyBeforeYoga } from './early-refusal.js';
+import { httpCallers } from './http-callers.js';
 import { handleRequests } from './request-handler.js';
 import { operatorRoutes } from './routes.js';
 import { serveGraphqlOverWebSocket, type GraphqlWebSocket } from './websocket.js';
@@ -68,16 +70,20 @@ async function shutDown(
 /** Builds the server (not listening yet): routes, yoga with its plugins in order, the WebSocket server, the drain. */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const drain = createDrain();
+  const addressing = options.clientAddressing ?? clientAddressing(null);
   const around = {
     drain,
-    addressing: options.clientAddressing ?? clientAddressing(null),
+    addressing,
     origins: originPolicy(options.limits.corsOrigins),
     maxSubscriptions: options.maxSubscriptionsPerConnection ?? 50,
+    callerOf: httpCallers(options, addressing),
   };
+  const rateLimits = options.limitsOff ? null : (options.services.limitServices?.rateLimits ?? null);
+  const refuseEarly = rateLimits ? refuseEarlyBeforeYoga(rateLimits, around.callerOf) : null;
   const leaving = () => drain.phase !== 'serving';
   const yoga = createGatewayYoga(options, around);
   const routes = operatorRoutes(options, leaving, GRAPHQL_PATH);
-  const server = createServer(serverTimeouts(options.limits), handleRequests(options, drain, routes, yoga));
+  const server = createServer(serverTimeouts(options.limits), handleRequests(options, drain, routes, yoga, refuseEarly));
   const observeConnection = options.observability?.observeConnection;
   if (observeConnection) server.on('connection', (socket) => observeConnection('http', socket));
   const webSocket = serveGraphqlOverWebSocket(server, yoga, options, around);

@@ -5,7 +5,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { getArgumentValues } from 'graphql';
 import { schema } from '../schema/index.js';
 import { createContext, type GatewayContext } from '../schema/context.js';
-import { MERCHANT_HEADER, merchantOfRequest, namedMerchant } from '../schema/platform.js';
+import { merchantOfRequest, namedMerchant } from '../schema/platform.js';
 import { auditAttempt, moneyMovingMutations } from '../schema/audit.js';
 import { grantKey, type Principal } from '../auth/index.js';
 import {
@@ -23,8 +23,8 @@ import { useTrustedDocuments } from '../execution/trusted-documents.js';
 import { useCompressedHtml } from '../graphiql/compressed-page.js';
 import { withLivePanel } from '../graphiql/live-panel.js';
 import { graphiqlTabs } from '../graphiql/tabs.js';
-import { callerFromHttp, requestIdFrom, useAuthentication } from './caller.js';
-import type { Caller, RequestMerchant } from '../schema/context.js';
+import { requestIdFrom, useAuthentication } from './caller.js';
+import { fetchHeaders, type HttpCallerOf } from './http-callers.js';
 import type { ClientAddressing } from './client-address.js';
 import type { Drain } from './drain.js';
 import type { GatewayServerOptions } from './options.js';
@@ -41,6 +41,8 @@ export interface YogaSurroundings {
   addressing: ClientAddressing;
   origins: OriginPolicy;
   maxSubscriptions: number;
+  /** Each HTTP request's caller, established once (shared with the refusal before yoga). */
+  callerOf: HttpCallerOf;
 }
 
 /** A refused attempt at moving money leaves an audit line, as a run one does. */
@@ -60,27 +62,6 @@ const auditAnonymousMoneyMoves: Parameters<typeof useAuthentication>[0] = (ctx, 
   }
 };
 
-/** An HTTP request's caller and (platform mode) merchant, established once: the early refusal asks first, the context reuses it. */
-type HttpCallerOf = (request: Request, req: IncomingMessage | undefined) => Promise<Caller & { merchant: RequestMerchant | null }>;
-
-function httpCallers(options: GatewayServerOptions, addressing: ClientAddressing): HttpCallerOf {
-  const { services } = options;
-  const established = new WeakMap<Request, Promise<Caller & { merchant: RequestMerchant | null }>>();
-  return (request, req) => {
-    let caller = established.get(request);
-    if (!caller) {
-      caller = (async () => {
-        const known = await callerFromHttp(services.tokens, request, req, addressing);
-        // Platform mode: the merchant from the token, or the one an operator names in its header.
-        const named = namedMerchant(request.headers.get(MERCHANT_HEADER));
-        return { ...known, merchant: services.platform ? await merchantOfRequest(services.platform, known.principal, named) : null };
-      })();
-      established.set(request, caller);
-    }
-    return caller;
-  };
-}
-
 function limitsPlugins(options: GatewayServerOptions, maxSubscriptions: number, callerOf: HttpCallerOf): Plugin[] {
   const { limits, services } = options;
   const rateLimits = options.limitsOff ? null : (services.limitServices?.rateLimits ?? null);
@@ -89,7 +70,8 @@ function limitsPlugins(options: GatewayServerOptions, maxSubscriptions: number, 
     ...(rateLimits
       ? [
           useEarlyRefusals(rateLimits, async (request, serverContext) => {
-            const { principal, clientIp, merchant } = await callerOf(request, serverContext.req as IncomingMessage | undefined);
+            const req = serverContext.req as IncomingMessage | undefined;
+            const { principal, clientIp, merchant } = await callerOf(fetchHeaders(request), req, request);
             return { principal, clientIp, merchantId: merchant?.id ?? null };
           }),
         ]
@@ -136,8 +118,7 @@ function graphiqlOptions(options: GatewayServerOptions) {
  */
 export function createGatewayYoga(options: GatewayServerOptions, around: YogaSurroundings): GatewayYoga {
   const { services } = options;
-  const { addressing } = around;
-  const callerOf = httpCallers(options, addressing);
+  const { addressing, callerOf } = around;
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -164,7 +145,7 @@ export function createGatewayYoga(options: GatewayServerOptions, around: YogaSur
     // the principal established when the socket connected, and the upgrade `req`.
     context: async (initial: { request?: Request; req?: IncomingMessage; principal?: Principal; connectionParams?: unknown }) => {
       if (!initial.principal) {
-        const { merchant, ...caller } = await callerOf(initial.request!, initial.req);
+        const { merchant, ...caller } = await callerOf(fetchHeaders(initial.request!), initial.req, initial.request);
         return createContext(services, services.platform ? { ...caller, merchant } : caller);
       }
       const caller = {

@@ -27,22 +27,31 @@ export interface EarlyCaller {
   merchantId: string | null;
 }
 
-/** The yoga plugin that refuses, from memory, a query or subscription whose caller or merchant is over its budget. */
+/** Whether an operation's text may be refused early: a text that cannot hold a mutation (see above). */
+export const refusableEarly = (query: unknown): query is string => typeof query === 'string' && !query.includes('mutation');
+
+/** How long (ms) the caller or its merchant stays refused, from this replica's memory alone; 0: not known to be. */
+export function earlyRefusalWait(rateLimits: RateLimits, caller: EarlyCaller): number {
+  return Math.max(
+    rateLimits.general.blockedFor(rateLimitKey(caller.principal, caller.clientIp)),
+    caller.merchantId ? rateLimits.merchant.blockedFor(merchantLimitKey(caller.merchantId)) : 0,
+  );
+}
+
+/**
+ * The yoga plugin that refuses, from memory, a query or subscription whose caller or merchant is over its budget:
+ * what the refusal before yoga (src/http/early-refusal.ts) leaves to it (yoga.fetch in process, a GET, an SSE
+ * stream, a browser's request with its CORS headers).
+ */
 export function useEarlyRefusals(
   rateLimits: RateLimits,
   callerOf: (request: Request, serverContext: Record<string, unknown>) => Promise<EarlyCaller | null>,
 ): Plugin {
-  /** How long the request's caller or merchant stays refused (ms), from this replica's memory; 0: not known to be. */
-  const blockedFor = (caller: EarlyCaller): number =>
-    Math.max(
-      rateLimits.general.blockedFor(rateLimitKey(caller.principal, caller.clientIp)),
-      caller.merchantId ? rateLimits.merchant.blockedFor(merchantLimitKey(caller.merchantId)) : 0,
-    );
   return {
     async onParams({ params, request, context, setResult }) {
-      if (typeof params.query !== 'string' || params.query.includes('mutation')) return;
+      if (!refusableEarly(params.query) || !rateLimits.refusing()) return;
       const caller = await callerOf(request, context as Record<string, unknown>).catch(() => null);
-      const waitMs = caller ? blockedFor(caller) : 0;
+      const waitMs = caller ? earlyRefusalWait(rateLimits, caller) : 0;
       if (waitMs <= 0) return;
       rateLimits.refusedEarly();
       setResult({ errors: [rateLimitedError(waitMs)] });

@@ -7,7 +7,7 @@ import type { GatewayRedis } from '../redis/index.js';
 import { armorPlugin, useNoIntrospection, useNoSuggestions } from './armor.js';
 import { oneMoneyMutationRule } from './money-mutations.js';
 import { isSubjectKey, type RateLimits } from './operation-limits.js';
-import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { memoryRateLimiter, redisRateLimiter, type Admission, type RateLimiter } from './rate-limiter.js';
 import { useRateLimits } from './rate-limit-plugin.js';
 import { useSseStreamLimit } from './sse-streams.js';
 import { subscriptionCaps } from './subscription-caps.js';
@@ -21,7 +21,8 @@ export { subscriptionCaps, type SubscriptionCaps } from './subscription-caps.js'
 export { corsOptions, headerOf, originPolicy, type OriginPolicy } from './origins.js';
 export { operationLimits, rateLimitKey, type LimitsServices, type OperationLimits, type RateLimits } from './operation-limits.js';
 export { UpstreamBudgetExceededError } from './upstream-budget.js';
-export { useEarlyRefusals, type EarlyCaller } from './early-refusals.js';
+export { earlyRefusalWait, refusableEarly, useEarlyRefusals, type EarlyCaller } from './early-refusals.js';
+export { rateLimitedAnswer } from './rate-limit-plugin.js';
 
 const MINUTE_MS = 60_000;
 
@@ -43,10 +44,16 @@ export function createRateLimits(
     const of = (key: string) => (isSubjectKey(key) ? perSubject : perAddress);
     return { consume: (key) => of(key).consume(key), refund: (key) => of(key).refund(key), blockedFor: (key) => of(key).blockedFor(key) };
   };
+  // Until when a refusal of this replica may still hold (its key blocked in memory): the early refusals' gate.
+  let refusingUntil = 0;
+  const refused = (kind: 'general' | 'money', admission: Admission & { allowed: false }) => {
+    if (kind === 'general') refusingUntil = Math.max(refusingUntil, Date.now() + admission.retryAfterMs);
+    onRefused(kind);
+  };
   const counted = (limiter: RateLimiter, kind: 'general' | 'money'): RateLimiter => ({
     consume: async (key) => {
       const admission = await limiter.consume(key);
-      if (!admission.allowed) onRefused(kind);
+      if (!admission.allowed) refused(kind, admission);
       return admission;
     },
     refund: (key) => limiter.refund(key),
@@ -66,16 +73,17 @@ export function createRateLimits(
       blockedFor: (key) => perMerchant?.blockedFor(key) ?? 0,
     },
     refusedEarly: () => onRefused('general'),
+    refusing: () => refusingUntil > Date.now(),
     async generalAndMoney(key) {
       // Issued in the same tick: ioredis's auto-pipelining sends both scripts in one write (one round trip).
       const [generalAdmission, moneyAdmission] = await Promise.all([general.consume(key), money.consume(key)]);
       if (!generalAdmission.allowed) {
-        onRefused('general');
+        refused('general', generalAdmission);
         // Over the general limit the money budget is not consulted (as when it was counted after): its point goes back.
         if (moneyAdmission.allowed) await money.refund(key);
         return { general: generalAdmission, money: null };
       }
-      if (!moneyAdmission.allowed) onRefused('money');
+      if (!moneyAdmission.allowed) refused('money', moneyAdmission);
       return { general: generalAdmission, money: moneyAdmission };
     },
   };

@@ -21,6 +21,11 @@ export interface RateLimits {
   merchant: RateLimiter;
   /** Counts a refusal made before the operation was parsed (useEarlyRefusals), as a general limit's refusal. */
   refusedEarly(): void;
+  /**
+   * Whether a general or merchant refusal of this replica may still hold (one within the last window): when not,
+   * no request is refused early, and none needs to be asked who it is before yoga.
+   */
+  refusing(): boolean;
 }
 
 /** What every operation's limits share: the most calls to the service one operation may make, and the rate limiter. */

@@ -6,7 +6,7 @@
 // money-moving mutation spends its money point here too, with the general one
 // in one round trip; the resolver takes that point (operation-limits.ts).
 import { getOperationAST, type DocumentNode, type GraphQLError, type OperationDefinitionNode } from 'graphql';
-import { topLevelError } from '../errors/top-level.js';
+import { topLevelError, topLevelErrorBody } from '../errors/top-level.js';
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../auth/index.js';
 import { selectsMoneyField } from './money-mutations.js';
@@ -37,6 +37,25 @@ export function rateLimitedError(retryAfterMs: number): GraphQLError {
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
+}
+
+/** Per whole seconds to wait, the answer's body up to its last extension (made once: a flood is refused many times a second). */
+const answerHeads = new Map<number, string>();
+
+/**
+ * The whole answer yoga makes of rateLimitedError for a client accepting JSON, for a refusal written before yoga
+ * (src/http/early-refusal.ts): 429, Retry-After, and the body without the error's internal `http` extension
+ * (`retryAfterMs` last, as yoga writes it).
+ */
+export function rateLimitedAnswer(retryAfterMs: number): { status: number; retryAfter: string; body: string } {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  let head = answerHeads.get(seconds);
+  if (head === undefined) {
+    const { message, extensions } = topLevelErrorBody('RATE_LIMITED', { retryAfterSeconds: seconds });
+    head = JSON.stringify({ errors: [{ message, extensions }] }).slice(0, -'}}]}'.length);
+    if (answerHeads.size < 3_600) answerHeads.set(seconds, head);
+  }
+  return { status: 429, retryAfter: String(seconds), body: `${head},"retryAfterMs":${JSON.stringify(retryAfterMs)}}}]}` };
 }
 
 /**
