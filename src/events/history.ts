@@ -3,7 +3,7 @@
 // offset would shift under a client paging through it; an id never does.
 import type { EventLog } from './log.js';
 import type { LoggedPaymentEvent } from './payment-event.js';
-import { compareStreamIds, parseStreamId, type StreamId } from './stream-id.js';
+import { compareStreamIds, justBefore, parseStreamId, type StreamId } from './stream-id.js';
 
 /** What the `events` history keeps: kinds, one reference, and a time window (inclusive). */
 export interface EventFilter {
@@ -80,12 +80,6 @@ async function collect(
     if (out.length >= count) break;
   }
   return out;
-}
-
-/** The id just before `id`, so that an exclusive scan from it includes `id` itself. */
-function justBefore(id: StreamId): StreamId {
-  const [ms, seq] = parseStreamId(id)!;
-  return seq > 0 ? `${ms}-${seq - 1}` : `${Math.max(0, ms - 1)}-${Number.MAX_SAFE_INTEGER}`;
 }
 
 /** The id just after `id`. */

@@ -20,6 +20,12 @@ export function parseStreamId(id: string): [number, number] | null {
   return Number.isSafeInteger(ms) && Number.isSafeInteger(seq) ? [ms, seq] : null;
 }
 
+/** The id just before `id` (`0-0` for itself), so that an exclusive read from it includes `id` itself. */
+export function justBefore(id: StreamId): StreamId {
+  const [ms, seq] = parseStreamId(id) ?? [0, 0];
+  return seq > 0 ? `${ms}-${seq - 1}` : ms > 0 ? `${ms - 1}-${Number.MAX_SAFE_INTEGER}` : ZERO_ID;
+}
+
 /** Negative when a is before b, 0 when equal, positive when after. Both must be valid ids. */
 export function compareStreamIds(a: StreamId, b: StreamId): number {
   const [am, as] = parseStreamId(a) ?? [0, 0];

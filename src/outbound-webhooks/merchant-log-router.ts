@@ -15,7 +15,12 @@
 //   log's end read after that; every event logged later is therefore copied, and a merchant without endpoints
 //   costs one check per batch of its events. A purge deletes the log (it is in the merchant's key index), and no
 //   router makes it again.
-// - Each copy trims what is older than the event log's retention (MINID), as an append to the shared log does.
+// - Each copy trims what is older than the event log's retention (MINID), as an append to the shared log does; and
+//   the holder trims the log of every merchant with endpoints at its first turn with the lease and every
+//   TRIM_EVERY_MS after, so a merchant that logs nothing more keeps no event much past the retention either.
+// - The groups a build before the merchants' logs left on the shared log are moved into the merchants' logs each
+//   time a router takes the lease, before it reads its cursor (redis-upgrade.ts): the first router then starts where
+//   the oldest of them still needs the shared log rather than at its end, so their events not yet read are copied.
 // Every replica runs a router, but one copies at a time: the holder of a lease (`webhooks:merchant-log-router:lease`,
 // a key with a time to live, renewed while it copies); the others try to take it every third of that time, so one
 // takes over within about a lease's time of a holder that died without releasing it. The lease saves the work only
@@ -30,8 +35,13 @@ import { ZERO_ID } from '../events/stream-id.js';
 import type { Logger } from '../logger.js';
 import type { GatewayRedis, RedisClient } from '../redis/index.js';
 import type { StreamEntry } from './redis-context.js';
+import { routerCursorKey } from './redis-keys.js';
 
 const BATCH = 500;
+/** How often the holder trims every merchant's log (a quiet merchant's log is trimmed by no copy). */
+export const TRIM_EVERY_MS = 10 * 60_000;
+/** Merchants' logs trimmed at once. */
+const TRIM_BATCH = 100;
 
 // KEYS: the merchant's log. ARGV: MINID, then per event its id, its `e` and its `g` fields. Copies the events into
 // the log if it exists (else 0); an id the log already passed is one copied before (see above).
@@ -82,6 +92,15 @@ export interface MerchantLogRouterOptions {
   merchantLog(merchantId: string): string;
   /** The event log's retention: what a copy trims. */
   retentionMs: number;
+  /**
+   * Moves the groups of endpoints an earlier build left on the shared log into the merchants' logs (setting the
+   * cursor where they need it, should there be none): run before the cursor is read (redis-upgrade.ts).
+   */
+  adoptEarlierGroups?: () => Promise<void>;
+  /** The merchants whose logs the holder trims to the retention every `trimEveryMs` (those with endpoints). */
+  merchantsWithLogs?: () => Promise<string[]>;
+  /** Default TRIM_EVERY_MS. */
+  trimEveryMs?: number;
   /** The events of merchants just copied (or found copied): their endpoints may read them now. */
   routed(events: LoggedPaymentEvent[]): void;
   log: Logger;
@@ -107,8 +126,9 @@ export interface MerchantLogRouter {
 /** Runs the router until `stop()`. */
 export function startMerchantLogRouter(options: MerchantLogRouterOptions): MerchantLogRouter {
   const { redis, logKey } = options;
-  const cursorKey = redis.key('webhooks', 'merchant-log-router');
+  const cursorKey = routerCursorKey(redis);
   const lease = routerLease(redis, options.leaseMs ?? ROUTER_LEASE_MS);
+  const trimWhenDue = logTrimmer(options);
   // A blocking read never outlasts a renewal's turn.
   const blockMs = Math.min(options.blockMs ?? 2_000, lease.renewMs);
   const blocking: RedisClient = redis.blocking('webhooks-merchant-log-router');
@@ -137,12 +157,12 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): Merch
   };
 
   /**
-   * Where the fleet's routers reached; none yet (a first start, or a build that read the shared log itself): the
-   * shared log's end, kept as the cursor at once (the shared log's older events are not copied: no merchant log
-   * exists yet to need them, and an endpoint of an earlier build whose group is made again in its merchant's log
-   * would get every one of them again).
+   * Where the fleet's routers reached, once the groups an earlier build left on the shared log are moved (which set
+   * the cursor where the oldest of them needs it). None yet (a first start with no such group): the shared log's
+   * end, kept as the cursor at once (its older events are not copied: no merchant log exists yet to need them).
    */
   const startingPoint = async (): Promise<string> => {
+    await options.adoptEarlierGroups?.();
     const saved = await redis.commands.get(cursorKey);
     if (saved) return saved;
     const [newest] = (await redis.commands.xrevrange(logKey, '+', '-', 'COUNT', 1)) as StreamEntry[];
@@ -162,6 +182,7 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): Merch
           continue;
         }
         position ??= await startingPoint();
+        await trimWhenDue();
         const reply = (await blocking.xread('COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', logKey, position)) as Array<
           [string, StreamEntry[]]
         > | null;
@@ -193,6 +214,27 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): Merch
       await done;
       await lease.release();
     },
+  };
+}
+
+/**
+ * Trims every merchant's log to the retention, exactly (a copy's trim is approximate, and needs a copy), when last
+ * done `trimEveryMs` ago or never; a failure is tried again next time (copying goes on meanwhile).
+ */
+function logTrimmer(options: MerchantLogRouterOptions): () => Promise<void> {
+  let trimmedAt = 0;
+  const trim = async () => {
+    const minId = `${Math.max(0, Date.now() - options.retentionMs)}-0`;
+    const merchants = (await options.merchantsWithLogs?.()) ?? [];
+    for (let i = 0; i < merchants.length; i += TRIM_BATCH) {
+      const batch = merchants.slice(i, i + TRIM_BATCH);
+      await Promise.all(batch.map((merchantId) => options.redis.commands.xtrim(options.merchantLog(merchantId), 'MINID', minId)));
+    }
+  };
+  return async () => {
+    if (!options.merchantsWithLogs || Date.now() - trimmedAt < (options.trimEveryMs ?? TRIM_EVERY_MS)) return;
+    trimmedAt = Date.now();
+    await trim().catch((err: unknown) => options.log.warn('merchant event logs: trim failed', { error: (err as Error).message }));
   };
 }
 

@@ -141,7 +141,12 @@ function buildStore(options: OutboundWebhooksOptions): { store: OutboundStore | 
     ? { tag: platform.tag, own: (merchantId: string, keys: string[]) => platform.ownKeys(merchantId, keys) }
     : null;
   const store = options.redis
-    ? redisOutboundStore({ redis: options.redis, logKey: options.redis.key('events', 'log'), merchantKeys })
+    ? redisOutboundStore({
+        redis: options.redis,
+        logKey: options.redis.key('events', 'log'),
+        merchantKeys,
+        retentionMs: options.retentionMs,
+      })
     : options.mode === 'sandbox'
       ? memoryOutboundStore(options.bus.log, options.persistence)
       : null;
@@ -183,7 +188,7 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
         },
       )
     : null;
-  const router = worker ? routeMerchantEvents(options, worker) : null;
+  const router = worker && store ? routeMerchantEvents(options, store, worker) : null;
   // A merchant's event is read from the merchant's own log (platform mode over Redis): where this replica's router
   // holds the lease, its endpoints are woken once it copied the event there; elsewhere by the event itself (a pass
   // that finds no copy yet leaves the event heard of, which the next full pass reads).
@@ -218,7 +223,7 @@ export function createOutboundWebhooks(options: OutboundWebhooksOptions): Outbou
  * Platform mode over Redis: each merchant's events copied into its own log, where its endpoints read them
  * (merchant-log-router.ts); the worker's endpoints woken for each event copied. Null in single mode and in memory.
  */
-function routeMerchantEvents(options: OutboundWebhooksOptions, worker: DeliveryWorker): MerchantLogRouter | null {
+function routeMerchantEvents(options: OutboundWebhooksOptions, store: OutboundStore, worker: DeliveryWorker): MerchantLogRouter | null {
   const { redis, platform } = options;
   if (!redis || !platform) return null;
   return startMerchantLogRouter({
@@ -226,6 +231,8 @@ function routeMerchantEvents(options: OutboundWebhooksOptions, worker: DeliveryW
     logKey: redis.key('events', 'log'),
     merchantLog: (merchantId) => merchantLogKey(redis, platform.tag(merchantId)),
     retentionMs: options.retentionMs,
+    adoptEarlierGroups: () => store.adoptEarlierGroups?.() ?? Promise.resolve(),
+    merchantsWithLogs: () => store.endpointMerchants?.() ?? Promise.resolve([]),
     routed: (events) => events.forEach((event) => worker.wakeFor(event)),
     log: options.log,
   });

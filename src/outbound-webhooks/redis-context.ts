@@ -4,7 +4,7 @@ import type { GatewayRedis } from '../redis/index.js';
 import { eventOfStreamEntry } from '../events/log.js';
 import type { LoggedPaymentEvent } from '../events/payment-event.js';
 import type { DeliveryRecord } from './model.js';
-import { groupOf, keyspace, type MerchantKeys } from './redis-keys.js';
+import { groupOf, keyspace, type Keyspace, type MerchantKeys } from './redis-keys.js';
 import { RECENT_DELIVERIES_KEPT } from './store.js';
 
 /** One entry of a stream as Redis answers it. */
@@ -18,6 +18,8 @@ export interface RedisOutboundStoreOptions {
   recentKept?: number;
   /** Platform mode: each endpoint's keys under its merchant's tag, each recorded in the merchant's key index first. */
   merchantKeys?: MerchantKeys | null;
+  /** The event log's retention: how far back the groups of an earlier build are moved (redis-upgrade.ts). */
+  retentionMs?: number | null;
 }
 
 // KEYS: a log. ARGV: a group, a position, and 'make' to make the group (and the log) there should it not exist.
@@ -30,8 +32,14 @@ if ARGV[3] == 'make' then
 end
 return redis.call('XGROUP', 'SETID', KEYS[1], ARGV[1], ARGV[2])`;
 
+/**
+ * Platform mode: what moves the groups an earlier build left on the shared log (redis-upgrade.ts, handed in by
+ * redis-store.ts).
+ */
+export type GroupMover = (parts: { redis: GatewayRedis; k: Keyspace; retentionMs: number | null }) => () => Promise<void>;
+
 /** The keys, the readers and the group commands every part of the store shares. */
-export function redisContext(options: RedisOutboundStoreOptions) {
+export function redisContext(options: RedisOutboundStoreOptions, mover?: GroupMover) {
   const { redis } = options;
   const c = redis.commands;
   const recentKept = options.recentKept ?? RECENT_DELIVERIES_KEPT;
@@ -39,13 +47,19 @@ export function redisContext(options: RedisOutboundStoreOptions) {
   const events = (entries: StreamEntry[]) =>
     entries.map(([id, fields]) => (fields ? eventOfStreamEntry(id, fields) : null)).filter((e): e is LoggedPaymentEvent => e !== null);
   const parse = (json: string) => JSON.parse(json) as DeliveryRecord;
+  /** Platform mode: moves the groups an earlier build left on the shared log into the merchants' logs. */
+  const adoptEarlierGroups = k.platform && mover ? mover({ redis, k, retentionMs: options.retentionMs ?? null }) : async () => {};
 
-  /** Runs a group command; a group lost with its log (Redis restarted empty) is made again from the new log's start. */
+  /**
+   * Runs a group command; a group lost with its log (Redis restarted empty) is made again from the new log's start.
+   * Platform mode: an endpoint of an earlier build has its group on the shared log, moved rather than made anew.
+   */
   const withGroup = async <T>(id: string, command: () => Promise<T>): Promise<T> => {
     try {
       return await command();
     } catch (err) {
       if (!/NOGROUP/.test((err as Error).message) || !(await c.exists(k.endpoint(id)))) throw err;
+      await adoptEarlierGroups();
       await c.xgroup('CREATE', k.log(id), groupOf(id), '0', 'MKSTREAM').catch(() => {});
       return command();
     }
@@ -53,7 +67,7 @@ export function redisContext(options: RedisOutboundStoreOptions) {
   /** Moves the endpoint's group to `position` (`make`: made there, with its log, should it not exist), durably. */
   const placeGroup = (id: string, position: string, make: boolean) =>
     redis.durable((p) => p.eval(PLACE_GROUP, 1, k.log(id), groupOf(id), position, make ? 'make' : ''));
-  return { redis, c, recentKept, k, events, parse, withGroup, placeGroup };
+  return { redis, c, recentKept, k, events, parse, withGroup, placeGroup, adoptEarlierGroups };
 }
 
 /** What redisContext makes. */

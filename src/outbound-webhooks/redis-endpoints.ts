@@ -46,7 +46,8 @@ function endpointFields(e: Partial<StoredEndpoint>): string[] {
   return fields;
 }
 
-function endpointOf(hash: Record<string, string>): StoredEndpoint | null {
+/** An endpoint read from its hash; null when there is none. */
+export function endpointOf(hash: Record<string, string>): StoredEndpoint | null {
   if (!hash['id']) return null;
   const orNull = (v: string | undefined) => (v ? v : null);
   return {
@@ -89,7 +90,14 @@ async function placeInMerchantLog(ctx: RedisContext, id: string): Promise<void> 
 }
 
 type EndpointMethods =
-  'createEndpoint' | 'listEndpoints' | 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint' | 'disableOnce' | 'replaceSecrets';
+  | 'createEndpoint'
+  | 'listEndpoints'
+  | 'getEndpoint'
+  | 'updateEndpoint'
+  | 'deleteEndpoint'
+  | 'disableOnce'
+  | 'replaceSecrets'
+  | 'endpointMerchants';
 
 /** The endpoints' half of the Redis store: their hashes, listings and groups. */
 export function redisEndpoints(ctx: RedisContext): Pick<OutboundStore, EndpointMethods> {
@@ -97,6 +105,8 @@ export function redisEndpoints(ctx: RedisContext): Pick<OutboundStore, EndpointM
   const read = async (ids: string[]) =>
     (await Promise.all(ids.map((id) => c.hgetall(k.endpoint(id))))).map(endpointOf).filter((e): e is StoredEndpoint => e !== null);
   const dropGroup = (id: string) => c.xgroup('DESTROY', k.log(id), groupOf(id)).catch(() => {});
+  /** Every endpoint id of every merchant (platform mode: the worker's sets). */
+  const allIds = async () => (await Promise.all(k.shards.map((shard) => c.zrange(shard, 0, -1)))).flat();
   return {
     async createEndpoint(endpoint, max) {
       const id = endpoint.id;
@@ -117,7 +127,7 @@ export function redisEndpoints(ctx: RedisContext): Pick<OutboundStore, EndpointM
     async listEndpoints(merchantId) {
       if (!k.platform || merchantId) return read(await c.zrange(k.listing(merchantId ?? null), 0, -1));
       // The worker: every merchant's; an id whose endpoint a purge removed is dropped from its set, its group too.
-      const ids = (await Promise.all(k.shards.map((shard) => c.zrange(shard, 0, -1)))).flat();
+      const ids = await allIds();
       const found = await read(ids);
       const gone = ids.filter((id) => !found.some((e) => e.id === id));
       for (const id of gone) {
@@ -144,6 +154,9 @@ export function redisEndpoints(ctx: RedisContext): Pick<OutboundStore, EndpointM
     },
     async disableOnce(id, reason) {
       return Number(await redis.durable((p) => p.eval(DISABLE, 1, k.endpoint(id), reason))) === 1;
+    },
+    async endpointMerchants() {
+      return k.platform ? [...new Set((await allIds()).map(merchantOfEndpoint).filter((m): m is string => m !== null))] : [];
     },
     async replaceSecrets(id, expected, next) {
       const args = [JSON.stringify(expected), JSON.stringify(next)];

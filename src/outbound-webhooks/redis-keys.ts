@@ -21,6 +21,12 @@ export const groupOf = (endpointId: string): string => `webhooks:${endpointId}`;
 export const merchantLogKey = (redis: Pick<GatewayRedis, 'tagged'>, tag: string): string => redis.tagged(tag, 'webhooks', 'log');
 
 /**
+ * Where the merchant-log router's copying stands (platform mode): the furthest position of the shared log a router
+ * reached, every event up to it copied (merchant-log-router.ts).
+ */
+export const routerCursorKey = (redis: Pick<GatewayRedis, 'key'>): string => redis.key('webhooks', 'merchant-log-router');
+
+/**
  * The keys of endpoints: single mode's, under the gateway's namespace, or platform mode's, under each merchant's tag.
  * `logKey`: the shared event log (the bus's), which single mode's endpoints read.
  */
@@ -74,3 +80,10 @@ export const keysOfEndpoint = (k: Keyspace, id: string): string[] => [
   k.leases(id),
   k.again(id),
 ];
+
+/** A reply of Redis in pairs (a group of XINFO GROUPS) as a map: what the store's modules read of their groups. */
+export function toMap(flat: unknown[]): Map<string, unknown> {
+  const map = new Map<string, unknown>();
+  for (let i = 0; i + 1 < flat.length; i += 2) map.set(String(flat[i]), flat[i + 1]);
+  return map;
+}

@@ -1,9 +1,9 @@
 // Each endpoint's place in the log it reads (the Redis store of outbound webhooks; redis-store.ts describes the
 // keys): its consumer group there, the events it reads and holds in flight, how far behind it is, and a replay's
 // move back. The log is the shared one in single mode, its merchant's own in platform mode.
-import { compareStreamIds, decodeEventId, parseStreamId } from '../events/stream-id.js';
+import { compareStreamIds, decodeEventId, justBefore, parseStreamId } from '../events/stream-id.js';
 import type { RedisContext, StreamEntry } from './redis-context.js';
-import { groupOf } from './redis-keys.js';
+import { groupOf, toMap } from './redis-keys.js';
 import type { OutboundStore } from './store.js';
 
 type PlaceMethods = 'readNew' | 'claimStale' | 'release' | 'waiting' | 'eventsAfter' | 'rewind';
@@ -46,16 +46,9 @@ export function redisPlaces({ c, k, events, withGroup, placeGroup }: RedisContex
       const groups = (await c.xinfo('GROUPS', k.log(id))) as unknown[][];
       const mine = groups.map(toMap).find((g) => g.get('name') === groupOf(id));
       const current = String(mine?.get('last-delivered-id') ?? '0-0');
-      const [ms, n] = parseStreamId(seq) ?? [0, 0];
-      const before = n > 0 ? `${ms}-${n - 1}` : ms > 0 ? `${ms - 1}-${Number.MAX_SAFE_INTEGER}` : '0-0';
+      const before = justBefore(seq);
       const target = compareStreamIds(current, before) < 0 ? current : before;
       await placeGroup(id, target, false);
     },
   };
-}
-
-function toMap(flat: unknown[]): Map<string, unknown> {
-  const map = new Map<string, unknown>();
-  for (let i = 0; i + 1 < flat.length; i += 2) map.set(String(flat[i]), flat[i + 1]);
-  return map;
 }

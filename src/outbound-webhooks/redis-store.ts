@@ -23,11 +23,13 @@
 // a purge left behind.
 //
 // The store is made of three parts, by what they keep: the endpoints (redis-endpoints.ts), their deliveries
-// (redis-deliveries.ts) and their places in the log (redis-places.ts); their keys are redis-keys.ts's.
+// (redis-deliveries.ts) and their places in the log (redis-places.ts); their keys are redis-keys.ts's. In platform
+// mode, redis-upgrade.ts moves the groups a build before the merchants' logs left on the shared log.
 import { redisContext, type RedisOutboundStoreOptions } from './redis-context.js';
 import { redisDeliveries } from './redis-deliveries.js';
 import { redisEndpoints } from './redis-endpoints.js';
 import { redisPlaces } from './redis-places.js';
+import { earlierGroupsMover } from './redis-upgrade.js';
 import type { OutboundStore } from './store.js';
 
 export type { MerchantKeys } from './redis-keys.js';
@@ -37,6 +39,7 @@ export type { MerchantKeys } from './redis-keys.js';
  * own) through its own consumer group, so an event goes to one replica at a time.
  */
 export function redisOutboundStore(options: RedisOutboundStoreOptions): OutboundStore {
-  const ctx = redisContext(options);
-  return { mode: 'redis', ...redisEndpoints(ctx), ...redisDeliveries(ctx), ...redisPlaces(ctx), async close() {} };
+  const ctx = redisContext(options, earlierGroupsMover);
+  const adopt = ctx.k.platform ? { adoptEarlierGroups: ctx.adoptEarlierGroups } : {};
+  return { mode: 'redis', ...redisEndpoints(ctx), ...redisDeliveries(ctx), ...redisPlaces(ctx), ...adopt, async close() {} };
 }

@@ -77,6 +77,8 @@ export interface OutboundStore {
    * rotation made meanwhile); false when they changed or the endpoint is gone.
    */
   replaceSecrets(id: string, expected: StoredEndpoint['secrets'], next: StoredEndpoint['secrets']): Promise<boolean>;
+  /** Platform mode over Redis: the merchants with endpoints (whose logs the merchant-log router trims). */
+  endpointMerchants?(): Promise<string[]>;
   /** Disables an enabled endpoint; false when it was not enabled (another replica did it first). */
   disableOnce(id: string, reason: string): Promise<boolean>;
 
@@ -126,5 +128,10 @@ export interface OutboundStore {
   eventsAfter?(endpointId: string, after: string | null, count: number): Promise<LoggedPaymentEvent[]>;
   /** Moves the endpoint's place in the log back to just before `seq` (never forward). */
   rewind(endpointId: string, seq: string): Promise<void>;
+  /**
+   * Platform mode over Redis: moves the endpoints' groups a build before the merchants' logs left on the shared log
+   * into their merchants' logs, their events not yet delivered with them (redis-upgrade.ts). Absent elsewhere.
+   */
+  adoptEarlierGroups?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -28,6 +28,7 @@ import { redisOutboundStore } from '../../src/outbound-webhooks/redis-store.js';
 import { startMerchantLogRouter } from '../../src/outbound-webhooks/merchant-log-router.js';
 import { merchantLogKey } from '../../src/outbound-webhooks/redis-keys.js';
 import { startCluster, type TestCluster } from '../helpers/redis-topology.js';
+import { storedEndpoint } from '../outbound-webhooks/helpers.js';
 import { waitFor } from '../helpers/wait.js';
 
 let cluster: TestCluster;
@@ -236,19 +237,7 @@ async function writeAsPlatformMode(merchantId: string): Promise<void> {
     },
   });
   const endpointId = newEndpointId(merchantId);
-  const endpoint = {
-    id: endpointId,
-    url: 'https://receiver.example/hooks',
-    description: null,
-    kinds: [],
-    enabled: true,
-    disabledReason: null,
-    createdAt: new Date(clock.ms).toISOString(),
-    secrets: { current: 'sealed-in-platform-mode', previous: null, previousExpiresAt: null },
-    lastSuccessAt: null,
-    failingSince: null,
-    consecutiveFailures: 0,
-  };
+  const endpoint = storedEndpoint(endpointId, new Date(clock.ms).toISOString(), 'sealed-in-platform-mode');
   expect(await outbound.createEndpoint(endpoint, 10)).toBe(true);
   const event = (n: number) => ({
     id: `evt_${n}`,
@@ -295,4 +284,61 @@ it('tells an orphaned claim of a merchant from a held one on a Cluster, its hold
   const retry = storeOf('other');
   expect(await retry.claim('held', 'fp', {})).toMatchObject({ kind: 'in_progress' });
   expect(await retry.claim('orphan', 'fp', {})).toMatchObject({ kind: 'unknown' });
+}, 30_000);
+
+it('moves an endpoint’s group of the build before the merchants’ logs into its merchant’s log, on that log’s node', async () => {
+  // The groups of that build were on the shared log (in the namespace's slot); the move's writes run as scripts on
+  // the node of each key's slot (an XGROUP sent in a pipeline could reach another node and be refused with MOVED).
+  const merchant = await registry.create({ name: 'Earlier', apiKey: 'sk_test_cluster_earlier', webhookSecret: 'whsec-cluster-earlier' });
+  const shared = redis.key('events', 'log');
+  const merchantKeys = {
+    tag: merchantTag,
+    own: async (id: string, keys: string[]) => {
+      for (const key of keys) await registry.store.ownKey(id, key);
+    },
+  };
+  const outbound = redisOutboundStore({ redis, logKey: shared, merchantKeys, retentionMs: 3_600_000 });
+  const endpointId = newEndpointId(merchant.id);
+  expect(await outbound.createEndpoint(storedEndpoint(endpointId), 10)).toBe(true);
+  // As that build left it: no log of the merchant's, no router's cursor, the group on the shared log at its end.
+  const merchantLog = merchantLogKey(redis, merchantTag(merchant.id));
+  await redis.commands.del(merchantLog);
+  await redis.commands.del(redis.key('webhooks', 'merchant-log-router'));
+  await redis.commands.xgroup('CREATE', shared, `webhooks:${endpointId}`, '$', 'MKSTREAM');
+  const ids: string[] = [];
+  for (let n = 1; n <= 3; n++) {
+    const event = { id: `evt_e${n}`, kind: 'charge.success', receivedAt: new Date().toISOString(), reference: `ch_${n}` };
+    const record = { ...event, resourceType: 'charge', payload: { data: { n } }, merchantId: merchant.id };
+    ids.push(String(await redis.commands.xadd(shared, '*', 'e', JSON.stringify(record), 'g', 'gen1')));
+  }
+  // Its worker read the first event and stopped before attempting it.
+  await redis.commands.xreadgroup('GROUP', `webhooks:${endpointId}`, 'replica-old', 'COUNT', 1, 'STREAMS', shared, '>');
+
+  await outbound.adoptEarlierGroups!();
+  const groupsOn = async (key: string) =>
+    ((await redis.commands.xinfo('GROUPS', key)) as unknown[][]).map((g) => [
+      g[g.indexOf('name') + 1],
+      g[g.indexOf('last-delivered-id') + 1],
+    ]);
+  expect(await groupsOn(shared)).toEqual([]);
+  expect(await groupsOn(merchantLog)).toEqual([[`webhooks:${endpointId}`, ids[0]]]);
+  // The event in flight waits in the retry set; the two unread are copied from the cursor and read from the new group.
+  expect((await outbound.listDeliveries(endpointId)).map((d) => (d.event.payload as { data: { n: number } }).data.n)).toEqual([1]);
+  let routed = 0;
+  const router = startMerchantLogRouter({
+    redis,
+    logKey: shared,
+    merchantLog: (id) => merchantLogKey(redis, merchantTag(id)),
+    retentionMs: 3_600_000,
+    adoptEarlierGroups: outbound.adoptEarlierGroups,
+    routed: (events) => (routed += events.length),
+    log: silentLogger,
+    blockMs: 50,
+  });
+  try {
+    await waitFor(() => routed >= 3, 'the events copied', 10_000, 20);
+  } finally {
+    await router.stop();
+  }
+  expect((await outbound.readNew(endpointId, 'replica-new', 10)).map((e) => (e.payload as { data: { n: number } }).data.n)).toEqual([2, 3]);
 }, 30_000);

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
+import type { StoredEndpoint } from '../../src/outbound-webhooks/model.js';
 import type { TestStack } from '../helpers/gateway.js';
 
 export interface Received {
@@ -134,3 +135,20 @@ export const DELIVERIES = `query ($endpointId: ID!, $filter: WebhookDeliveryFilt
 
 export const ENDPOINTS = `{ webhookEndpoints(first: 50) { totalCount edges { node { id url kinds enabled disabledReason createdAt
   health { lastSuccessAt failingSince consecutiveFailures deliveriesWaiting } } } } }`;
+
+/** An endpoint as a store keeps it, for the suites that write through a store directly (no receiver behind its URL). */
+export function storedEndpoint(id: string, createdAt = new Date().toISOString(), secret = 'whsec_test'): StoredEndpoint {
+  return {
+    id,
+    url: 'https://receiver.example/hooks',
+    description: null,
+    kinds: [],
+    enabled: true,
+    disabledReason: null,
+    createdAt,
+    secrets: { current: secret, previous: null, previousExpiresAt: null },
+    lastSuccessAt: null,
+    failingSince: null,
+    consecutiveFailures: 0,
+  };
+}

@@ -1,9 +1,10 @@
 // Platform mode's per-merchant event log (src/outbound-webhooks/merchant-log-router.ts): each merchant's endpoints
 // read the merchant's own log under its hash tag, holding only its events, so B's endpoint reads none of the events
 // A logged before B's; the shared log holds no group of any endpoint; a merchant's log exists from its first
-// endpoint on, an endpoint gets only events logged after its creation, and a replay counts and sends what its
-// merchant's log holds. Asserted on Redis's own counts (XINFO
-// GROUPS, stream lengths), never on timing. In process, a real Redis and real receivers.
+// endpoint on, an endpoint gets only events logged after its creation, a replay counts and sends what its
+// merchant's log holds, and a quiet merchant's log is trimmed to the retention by the router holding the lease.
+// Asserted on Redis's own counts (XINFO GROUPS, stream lengths), never on timing. In process, a real Redis and real
+// receivers.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import { deleteByPrefix, REDIS_URL, uniqueNamespace } from '../events/redis-help
 import type { TestStack } from '../helpers/gateway.js';
 import { closePlatformStack, createMerchant, gqlAs, logOnce, startPlatformStack, merchantEvent } from '../helpers/platform.js';
 import { waitFor } from '../helpers/wait.js';
-import { CREATE_ENDPOINT, startReceiver, type Receiver } from './helpers.js';
+import { CREATE_ENDPOINT, startReceiver, storedEndpoint, type Receiver } from './helpers.js';
 
 const A_EVENTS = 2_000;
 const namespace = uniqueNamespace('outbound-merchant-log');
@@ -153,19 +154,6 @@ it('places a new endpoint at the shared log’s end: events logged before its cr
     logKey: gateway.key('events', 'log'),
     merchantKeys: { tag: merchantTag, own: async () => {} },
   });
-  const endpoint = (id: string) => ({
-    id,
-    url: 'https://receiver.example/hooks',
-    description: null,
-    kinds: [],
-    enabled: true,
-    disabledReason: null,
-    createdAt: new Date().toISOString(),
-    secrets: { current: 'whsec_test', previous: null, previousExpiresAt: null },
-    lastSuccessAt: null,
-    failingSince: null,
-    consecutiveFailures: 0,
-  });
   const append = (n: number) =>
     gateway.commands.xadd(gateway.key('events', 'log'), '*', 'e', JSON.stringify(event(merchantId, n)), 'g', 'gen1');
   const routed: LoggedPaymentEvent[] = [];
@@ -185,12 +173,12 @@ it('places a new endpoint at the shared log’s end: events logged before its cr
   const router = await startRouter();
   try {
     const first = newEndpointId(merchantId);
-    expect(await store.createEndpoint(endpoint(first), 10)).toBe(true);
+    expect(await store.createEndpoint(storedEndpoint(first), 10)).toBe(true);
     await router.stop();
     // Logged, not yet copied: the router is behind.
     for (let n = 1; n <= 3; n++) await append(n);
     const second = newEndpointId(merchantId);
-    expect(await store.createEndpoint(endpoint(second), 10)).toBe(true);
+    expect(await store.createEndpoint(storedEndpoint(second), 10)).toBe(true);
     for (let n = 4; n <= 5; n++) await append(n);
     // From where the stopped router stood (the log's start: it had copied nothing).
     const caughtUp = await startRouter('0-0');
@@ -274,3 +262,42 @@ it('copies with one router at a time: two routers copy each event once, and the 
     await Promise.all(replicas.map((r) => r.close().catch(() => {})));
   }
 }, 60_000);
+
+it('trims a quiet merchant’s log to the retention when a router takes the lease, with no event of that merchant copied', async () => {
+  const own = uniqueNamespace('outbound-merchant-log-trim');
+  const gateway = await connectRedis({ url: REDIS_URL, namespace: own });
+  const quiet = `mer_${'ef56'.repeat(5)}`;
+  const store = redisOutboundStore({
+    redis: gateway,
+    logKey: gateway.key('events', 'log'),
+    merchantKeys: { tag: merchantTag, own: async () => {} },
+  });
+  const endpoint = newEndpointId(quiet);
+  expect(await store.createEndpoint(storedEndpoint(endpoint), 10)).toBe(true);
+  // Copies made two hours ago and one a minute ago; the merchant has logged nothing since.
+  const now = Date.now();
+  const quietLog = merchantLogKey(gateway, merchantTag(quiet));
+  for (const id of [`${now - 7_200_000}-0`, `${now - 7_200_000}-1`, `${now - 60_000}-0`]) {
+    await gateway.commands.xadd(quietLog, id, 'e', JSON.stringify(event(quiet, 1)), 'g', 'gen1');
+  }
+  const router = startMerchantLogRouter({
+    redis: gateway,
+    logKey: gateway.key('events', 'log'),
+    merchantLog: (id) => merchantLogKey(gateway, merchantTag(id)),
+    // The shortest retention EVENT_RETENTION_HOURS allows.
+    retentionMs: 3_600_000,
+    merchantsWithLogs: () => store.endpointMerchants!(),
+    routed: () => {},
+    log: silentLogger,
+    blockMs: 50,
+  });
+  try {
+    expect(await store.endpointMerchants!()).toEqual([quiet]);
+    await waitFor(async () => (await redis.xlen(quietLog)) === 1, 'the quiet merchant’s log trimmed', 10_000, 10);
+    expect(((await redis.xrange(quietLog, '-', '+')) as Array<[string, string[]]>).map(([id]) => id)).toEqual([`${now - 60_000}-0`]);
+  } finally {
+    await router.stop();
+    await deleteByPrefix(gateway.commands, own);
+    await gateway.close();
+  }
+});
