@@ -16,6 +16,7 @@
 //   node --import tsx bench/platform-fairness.ts
 //   BENCH_FAIRNESS_FIGURES=3 node --import tsx bench/platform-fairness.ts         (figure 3 only: about a minute)
 //   BENCH_FAIRNESS_GATEWAY=inline …                                               (the gateway in this process)
+//   BENCH_FAIRNESS_REFUSAL=yoga …                         (A refused in yoga's onParams, not before yoga: the earlier way)
 //   BENCH_FAIRNESS_PROFILE=/tmp/flood.cpuprofile …   (the gateway's CPU during the rounds: bench/lib/profile-summary.ts)
 import { loadavg } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -69,6 +70,11 @@ const PROFILE = process.env.BENCH_FAIRNESS_PROFILE ?? null;
  * (bench/lib/fairness-gateway.ts), whose event loop carries only the gateway's work, as in production.
  */
 const GATEWAY_INLINE = process.env.BENCH_FAIRNESS_GATEWAY === 'inline';
+/**
+ * BENCH_FAIRNESS_REFUSAL=yoga: A's flood asks for application/graphql-response+json, which the refusal before yoga
+ * (src/http/early-refusal.ts) leaves to yoga's onParams: the earlier way, measured on the same code.
+ */
+const FLOOD_ACCEPT = process.env.BENCH_FAIRNESS_REFUSAL === 'yoga' ? 'application/graphql-response+json' : undefined;
 /** BENCH_FAIRNESS_FLOOD=node: A's flood from a Node process rather than wrk (a machine without wrk). */
 const FLOOD_SENDER = process.env.BENCH_FAIRNESS_FLOOD === 'node' ? 'node' : 'wrk';
 const load0 = loadavg();
@@ -253,7 +259,7 @@ const p99 = (values: number[]) => [...values].sort((x, y) => x - y)[Math.min(val
 async function floodProcess(m: Merchant, query: string) {
   const rate = Math.round((BUDGET / 60) * FLOOD_TIMES);
   if (FLOOD_SENDER === 'wrk') {
-    const flood = wrkFlood(gateway.graphqlUrl, m.staff, query, rate, CONCURRENCY * 8);
+    const flood = wrkFlood(gateway.graphqlUrl, m.staff, query, rate, CONCURRENCY * 8, FLOOD_ACCEPT);
     return { ...flood, multiple: () => multipleOf(flood.totals), close: async () => flood.stop() };
   }
   const child = await startChild(
@@ -285,6 +291,16 @@ async function floodProcess(m: Merchant, query: string) {
 
 /** Requests per second over every round, as a multiple of A's budget's rate. */
 const multipleOf = (totals: FloodCounts) => (totals.ok + totals.rateLimited + totals.other) / totals.seconds / (BUDGET / 60);
+
+/** Resolves once `bearer` is refused, plus a moment for the flood's served requests already under way to end. */
+async function spentBudget(bearer: string, query: string) {
+  for (let t0 = performance.now(); performance.now() - t0 < 30_000;) {
+    const answer = await graphql(bearer, query);
+    if (answer.errors?.some((e) => e.extensions?.code === 'RATE_LIMITED')) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
 
 /** A receiver of webhooks: when each event `n` arrived; answers 204 after `delayMs`. */
 async function receiver(delayMs: number) {
@@ -419,8 +435,9 @@ for (let round = 0; round < ROUNDS; round++) {
   alone.push(await measured(() => reads(b.staff, queryB), 'alone'));
   await measured(async () => {
     await noisy.start();
-    // B is measured once A has spent its budget (50 times its rate: within 1.2 s of a fresh window).
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // B is measured once A has spent its budget (50 times its rate: within 1.2 s of a fresh window) and the served
+    // reads of that burst are over: what B pays for beside the flood is then the refusals, not A's own budget.
+    await spentBudget(a.staff, queryA);
     if (round === 0 && FIGURES.has(2)) firstBeside = await firstChunkMs(b);
     beside.push(await reads(b.staff, queryB));
     await noisy.stop();
@@ -460,7 +477,7 @@ if (FIGURES.has(4)) {
 
 const load1 = loadavg();
 console.log(
-  `Platform fairness (figures ${[...FIGURES].join(', ')}; gateway ${GATEWAY_INLINE ? 'in this process' : 'in a process of its own'}): A's ${BACKLOG} webhook deliveries to a receiver answering after ` +
+  `Platform fairness (figures ${[...FIGURES].join(', ')}; gateway ${GATEWAY_INLINE ? 'in this process' : 'in a process of its own'}; A's flood from ${FLOOD_SENDER}, refused ${FLOOD_ACCEPT ? 'in yoga' : 'before yoga'}): A's ${BACKLOG} webhook deliveries to a receiver answering after ` +
     `${RECEIVER_SLOW_MS} ms (${hooks?.aDelivered ?? '-'} sent when B's were measured), B's ${DELIVERIES} at ${DELIVERY_RATE}/s; ` +
     `A's ${PAYROLL}-item payroll (${aChunks} chunks sent by then; id ${payroll.id}); ${ROUNDS} rounds of ${READS} reads of B, ` +
     `${CONCURRENCY} at a time${READ_RATE ? `, ${READ_RATE}/s` : ', back to back'}, without and with A's flood. ` +

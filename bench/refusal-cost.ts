@@ -9,7 +9,8 @@
 //                      leaves to yoga (src/limits/early-refusals.ts);
 //   the full path      a query whose text mentions `mutation` (in a comment): parsed, validated, its context built,
 //                      refused by the rate-limit plugin (from memory: rate-limiter-flexible's in-memory block).
-// The figure is this process's CPU (user + system) over each period, less its idle rate, per request answered.
+// The figure is this process's CPU (user + system) over each period, less its idle rate (measured between the
+// floods), per request answered.
 // Prints the load average beside the figures; asserts nothing.
 //
 //   node --import tsx bench/refusal-cost.ts
@@ -109,12 +110,15 @@ const cpuNow = () => {
   const { user, system } = process.cpuUsage();
   return user + system;
 };
-// The process's own rate with nothing sent (the gateway's timers, the sandbox): taken out of every period.
-const idle0 = [cpuNow(), performance.now()] as const;
-await new Promise((resolve) => setTimeout(resolve, 2_000));
-const idleRate = (cpuNow() - idle0[0]) / (performance.now() - idle0[1]);
-
+// The process's own rate with nothing sent (the gateway's timers, the sandbox): measured in each round, between the
+// floods, and taken out of every period at its average over the rounds.
+let idleCpu = 0;
+let idleMs = 0;
+const periods: Array<{ way: Way; cpu: number; ms: number }> = [];
 for (let round = 0; round < ROUNDS; round++) {
+  const [idle0, idleT0] = [cpuNow(), performance.now()];
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
+  [idleCpu, idleMs] = [idleCpu + cpuNow() - idle0, idleMs + performance.now() - idleT0];
   for (const way of ways) {
     const profiler = PROFILE && round === 0 && way === ways[0] ? await startProfiler() : null;
     const flood = wrkFlood(way.url, bearer, way.query, RATE, CONNECTIONS, way.accept);
@@ -122,14 +126,16 @@ for (let round = 0; round < ROUNDS; round++) {
     await flood.start();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
     await flood.stop();
+    periods.push({ way, cpu: cpuNow() - cpu0, ms: performance.now() - t0 });
     await profiler?.stop(PROFILE!);
-    way.cpu += cpuNow() - cpu0 - idleRate * (performance.now() - t0);
     const { ok, rateLimited, other } = flood.totals;
     way.requests += ok + rateLimited + other;
     // The gateway's ways must all be refusals; the floors' answers are what they are.
     if (way.url === gateway.graphqlUrl) way.wrongAnswers += ok + other;
   }
 }
+const idleRate = idleCpu / idleMs;
+for (const { way, cpu, ms } of periods) way.cpu += cpu - idleRate * ms;
 
 const load1 = loadavg();
 const perRequest = (way: Way) => way.cpu / way.requests;
@@ -147,7 +153,7 @@ console.table(
         'µs of CPU per request': Math.round(perRequest(way)),
         'requests/s reached': Math.round(way.requests / (ROUNDS * SECONDS)),
         'against the yoga floor': `${(perRequest(way) / floor).toFixed(2)}×`,
-        'not refused': way.wrongAnswers,
+        'served (a new window’s point) or other': way.wrongAnswers,
         goal: way.name === 'refused before yoga' ? '≤ 120 µs (1,667/s in a fifth of a core)' : '',
       },
     ]),

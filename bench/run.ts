@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'payout-batch.ts',
   'platform.ts',
   'platform-fairness.ts',
+  'refusal-cost.ts',
   'merchant-log-router.ts',
 ];
 
