@@ -183,9 +183,8 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): Merch
         }
         position ??= await startingPoint();
         await trimWhenDue();
-        const reply = (await blocking.xread('COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', logKey, position)) as Array<
-          [string, StreamEntry[]]
-        > | null;
+        const read = blocking.xread('COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', logKey, position);
+        const reply = (await halt.unlessStopped(read)) as Array<[string, StreamEntry[]]> | null;
         const entries = reply?.[0]?.[1] ?? [];
         if (entries.length === 0) continue;
         await copyBatch(entries);
@@ -205,14 +204,32 @@ export function startMerchantLogRouter(options: MerchantLogRouterOptions): Merch
       }
     }
   };
+  const halt = stopSignal();
   const done = run();
   return {
     holding: () => lease.holding(),
     async stop() {
       running = false;
+      halt.stop();
       blocking.disconnect();
       await done;
       await lease.release();
+    },
+  };
+}
+
+/**
+ * What stops the router's reads: a blocking read queued while its connection is reconnecting (Redis gone) is never
+ * settled by ioredis once disconnect() ends that connection, and a stop that waited for it would wait forever.
+ */
+function stopSignal(): { stop(): void; unlessStopped<T>(read: Promise<T>): Promise<T | null> } {
+  let stop = () => {};
+  const stopped = new Promise<null>((resolve) => (stop = () => resolve(null)));
+  return {
+    stop,
+    unlessStopped(read) {
+      read.catch(() => {}); // lost to the stop, it must not reject unhandled later
+      return Promise.race([read, stopped]);
     },
   };
 }
