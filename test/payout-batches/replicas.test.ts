@@ -50,7 +50,10 @@ async function fill(stack: TestStack): Promise<string> {
   const id = created.batch.id;
   for (const page of [1, 2, 3, 4]) {
     const items = range((page - 1) * 500, page * 500).map((i) => item(i));
-    const added = (await stack.gql(AddItems, { input: { batchId: id, page, items } })).data!.addPayoutBatchItems;
+    const answer = await stack.gql(AddItems, { input: { batchId: id, page, items } });
+    // The answer's errors, should there be any, in the failure's message.
+    expect(answer.errors).toBeUndefined();
+    const added = answer.data!.addPayoutBatchItems;
     expect(added).toMatchObject({ __typename: 'AddPayoutBatchItemsPayload', firstIndex: (page - 1) * 500, added: 500 });
     if (page === 2) {
       // Retried (on the other replica, as a load balancer would): added once.
