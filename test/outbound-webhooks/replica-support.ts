@@ -41,14 +41,26 @@ export async function postServiceWebhook(
   return status;
 }
 
-/** Creates the merchant's endpoint for `receiverUrl` through a replica, as a staff caller; resolves with the payload's type. */
+/**
+ * Creates the merchant's endpoint for `receiverUrl` through a replica, as a staff caller; resolves with the payload's
+ * type. A retryable refusal (a replica just started on a loaded machine: its Redis call timed out) is sent again
+ * with the same idempotency key, as a client is told to; any other error fails with its answer.
+ */
 export async function createEndpointOnReplica(graphqlUrl: string, jwtSecret: string, receiverUrl: string): Promise<string> {
   const token = (await mintStaffToken({ secret: jwtSecret, scopes: SCOPES, subject: 'test', ttlSeconds: 600 })).token;
-  const res = await request(graphqlUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiverUrl, idempotencyKey: randomUUID() } } }),
-  });
-  const created = (await res.body.json()) as { data: { createWebhookEndpoint: { __typename: string } } };
-  return created.data.createWebhookEndpoint.__typename;
+  const body = JSON.stringify({ query: CREATE_ENDPOINT, variables: { input: { url: receiverUrl, idempotencyKey: randomUUID() } } });
+  for (let send = 1; ; send++) {
+    const res = await request(graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
+    const answer = (await res.body.json()) as {
+      data?: { createWebhookEndpoint: { __typename: string } } | null;
+      errors?: Array<{ extensions?: { retryable?: boolean } }>;
+    };
+    if (answer.data?.createWebhookEndpoint) return answer.data.createWebhookEndpoint.__typename;
+    if (send === 4 || !answer.errors?.every((error) => error.extensions?.retryable)) throw new Error(JSON.stringify(answer));
+    await new Promise((resolve) => setTimeout(resolve, 500 * send));
+  }
 }
