@@ -79,7 +79,14 @@ it('two batches of 2,000 on two replicas: exact failures, one transfer per item,
   // A read that failed (a Redis command past its timeout on a loaded machine answers an error) is asked again, as a
   // polling client would; a batch that never settles still fails the wait.
   const settled = async (id: string) => (await a.gql(BatchView, { id })).data?.payoutBatch?.settled === true;
-  await waitFor(async () => (await settled(idA)) && (await settled(idB)), 'both batches to settle', 120_000, 100);
+  await waitFor(async () => (await settled(idA)) && (await settled(idB)), 'both batches to settle', 120_000, 100).catch(
+    async (err: Error) => {
+      // A batch that never settles: where each one stands, and what the replicas warned of, in the failure's message.
+      const views = await Promise.all([idA, idB].map(async (id) => JSON.stringify((await a.gql(BatchView, { id })).data?.payoutBatch)));
+      const warned = [...a.logLines, ...b.logLines].filter((line) => line.includes('"level":"warn"') || line.includes('"level":"error"'));
+      throw new Error(`${err.message}\n${views.join('\n')}\n${warned.slice(-20).join('\n')}`);
+    },
+  );
 
   for (const id of [idA, idB]) {
     expect((await b.gql(BatchView, { id })).data!.payoutBatch).toMatchObject({
