@@ -81,6 +81,11 @@ export interface Sandbox {
    */
   setAccountWebhook(apiKey: string, target: SandboxWebhookTarget | null): void;
   /**
+   * Test convenience: changes delays at run time (timers started later use them; those already started keep theirs).
+   * Throws, changing nothing, for an unknown name or a value that is not a finite number >= 0.
+   */
+  setDelays(patch: Partial<SandboxDelays>): void;
+  /**
    * Test convenience: sets balances of the key's account (created if new).
    * Integers >= 0; fields left out keep their value. Throws for a key the API would refuse.
    */
@@ -153,6 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!isTestKey(apiKey)) throw new TypeError('setAccountWebhook needs a test key (sk_test_...)');
       webhooks.setTarget(target, accounts.authenticate(apiKey)!.id);
     },
+    setDelays: (patch) => void Object.assign(delays, resolveDelays({ ...delays, ...patch })),
     setBalance: (apiKey, patch) => setBalance(accounts, apiKey, patch),
     topUp(apiKey, wallet, amount) {
       if (!isTestKey(apiKey)) throw new TypeError('topUp needs a test key (sk_test_...)');

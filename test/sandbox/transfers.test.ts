@@ -56,6 +56,27 @@ describe('single transfer', () => {
     expect(await wallet('opa_money_bf')).toEqual({ available: 100_000 - 1010, pending: 0 });
   });
 
+  it('setDelays: a transfer queued after it completes after the new delay; one queued before keeps its own', async () => {
+    const before = (await transfer({ amount: 1000, recipient_phone: '76123456' })).body.data.reference;
+    const was = sandbox.delays.transferMs;
+    expect(() => sandbox.setDelays({ transferMs: -1 })).toThrow(TypeError);
+    expect(() => sandbox.setDelays({ nope: 1 } as never)).toThrow(TypeError);
+    expect(sandbox.delays.transferMs).toBe(was);
+    sandbox.setDelays({ transferMs: was * 3 });
+    try {
+      const after = (await transfer({ amount: 1000, recipient_phone: '76123457' })).body.data.reference;
+      const status = async (ref: string) => (await api.get(`/v1/payment/transfers/${ref}`)).body.data.status;
+      await clock.advance(was);
+      expect([await status(before), await status(after)]).toEqual(['success', 'pending']);
+      await clock.advance(was * 2 - 1);
+      expect(await status(after)).toBe('pending');
+      await clock.advance(1);
+      expect(await status(after)).toBe('success');
+    } finally {
+      sandbox.setDelays({ transferMs: was });
+    }
+  });
+
   it('numbers ending in 9 fail after transferMs and the money comes back', async () => {
     const ref = (await transfer({ amount: 5000, recipient_phone: '0196123459' })).body.data.reference;
     expect(await wallet('ope_money_bj')).toEqual({ available: 100_000 - 5050, pending: 5050 });
