@@ -63,10 +63,12 @@ it('delivers 10,000 events mixed over two merchants to each merchant’s endpoin
   // deliveries' own signing.
   const answered2xx = ({ receiver }: { receiver: Receiver }) =>
     receiver.received.reduce((n, r) => (r.answered !== null && r.answered >= 200 && r.answered < 300 ? n + 1 : n), 0);
+  // A guard against a hang, not a speed goal (bench/webhooks.ts measures throughput): on the 2-core machine the whole
+  // file took 15 to 27 s in full runs with four forks, and the deliveries over 60 s with eight.
   await waitFor(
     () => answered2xx(a) >= expected.get(a.id)!.length && answered2xx(b) >= expected.get(b.id)!.length,
     'every delivery',
-    60_000,
+    150_000,
     50,
   );
   for (const [own, other] of [
@@ -97,4 +99,4 @@ it('delivers 10,000 events mixed over two merchants to each merchant’s endpoin
     expect(verified).toBe(own.receiver.received.length);
     expect(refused).toBe(own.receiver.received.length);
   }
-}, 90_000);
+}, 180_000);
