@@ -4,10 +4,16 @@
 // machine, warm caches: 49 s one after the other, 42 s side by side.
 // The checks' report is printed after the tests' own; the exit code is non-zero when either failed.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
-const run = (command, args, stdio) =>
+/** The lowest priority: a process that runs only on what the tests leave of the cores. */
+const BACKGROUND = 19;
+
+const run = (command, args, stdio, priority) =>
   new Promise((resolve) => {
     const child = spawn(command, args, { stdio });
+    // Set before the checks start their own processes (ESLint, tsc, prettier), which inherit it.
+    if (priority !== undefined) setPriority(child.pid, priority);
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
@@ -16,12 +22,12 @@ const run = (command, args, stdio) =>
 
 // The tests' typed documents first (scripts/test-codegen.mjs: the type check, ESLint's import rules and the tests
 // read them); the format check needs none of them, so it runs beside the generation, on the core it leaves idle.
-const formatCheck = run(process.execPath, ['scripts/static-checks.mjs', 'prettier'], ['ignore', 'pipe', 'pipe']);
+const formatCheck = run(process.execPath, ['scripts/static-checks.mjs', 'prettier'], ['ignore', 'pipe', 'pipe'], BACKGROUND);
 const codegen = await run(process.execPath, ['scripts/test-codegen.mjs'], 'inherit');
 if (codegen.code !== 0) process.exit(1);
 const [format, checks, tests] = await Promise.all([
   formatCheck,
-  run(process.execPath, ['scripts/static-checks.mjs', 'typecheck', 'eslint'], ['ignore', 'pipe', 'pipe']),
+  run(process.execPath, ['scripts/static-checks.mjs', 'typecheck', 'eslint'], ['ignore', 'pipe', 'pipe'], BACKGROUND),
   run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)], 'inherit'),
 ]);
 process.stdout.write(`\n${checks.output}${format.output}`);
