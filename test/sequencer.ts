@@ -3,8 +3,8 @@
 // outlasts everything else. Vitest orders by the last run's durations, which a fresh clone (and CI) lacks, and then
 // falls back to file size, which put the 59 s file last. This sequencer starts the longest known files first:
 // vitest's own timings when it has them, else the committed ones (test/file-durations.json, written by
-// scripts/record-test-durations.mjs from a run on a fresh clone), else by size as vitest does; and it spreads the
-// files that mostly wait on timers among the others (TIMER_WAITERS).
+// scripts/record-test-durations.mjs from a run on a fresh clone), else by size as vitest does; and it keeps at most
+// half the forks on the files that mostly wait (MOSTLY_WAITING), so that the others keep the two cores busy.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -30,10 +30,52 @@ export const TIMER_WAITERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Longest first, by the best estimate of each file's duration in seconds; project order kept as vitest's. Within a
- * project, the timer waiters take every other place from the start, so that about half the forks wait while the
- * others keep the cores busy.
+ * The files that spend most of their wall time waiting (measured alone on the 2-core machine, 2026-11-29: CPU under a
+ * quarter of their wall time, the 2 s of vitest's own start included): the timer waiters, and two files that wait on
+ * the retry schedule and on Redis. The sequencer keeps at most half the forks on them at once.
  */
+export const MOSTLY_WAITING: ReadonlySet<string> = new Set([
+  ...TIMER_WAITERS,
+  'test/outbound-webhooks/redelivery.test.ts',
+  'test/outbound-webhooks/upgrade.test.ts',
+]);
+
+/** A file and the best estimate of its duration in seconds. */
+interface Estimated {
+  spec: TestSpecification;
+  seconds: number;
+  waits: boolean;
+}
+
+/**
+ * The order that keeps at most half of `forks` on waiting files at once and otherwise starts the longest first: it
+ * plays vitest's pool forward with the estimates (each file goes to the fork that frees up first) and, at each start,
+ * takes the longest waiting file while fewer than half the forks run one, else the longest other file. Longest first
+ * alone once held all four forks with waiting files for 20 s while the cores idled.
+ */
+export function waitersAtMostHalf(files: readonly Estimated[], forks: number): TestSpecification[] {
+  const longest = (a: Estimated, b: Estimated) => b.seconds - a.seconds;
+  const waiters = files.filter((f) => f.waits).sort(longest);
+  const others = files.filter((f) => !f.waits).sort(longest);
+  const cap = Math.max(1, Math.floor(forks / 2));
+  const freeAt = Array.from({ length: Math.max(1, forks) }, () => 0);
+  const waitingUntil: number[] = [];
+  const order: TestSpecification[] = [];
+  while (waiters.length > 0 || others.length > 0) {
+    const now = Math.min(...freeAt);
+    const fork = freeAt.indexOf(now);
+    const waitingNow = waitingUntil.filter((end) => end > now).length;
+    const takeWaiter = waiters.length > 0 && (waitingNow < cap || others.length === 0);
+    const next = (takeWaiter ? waiters : others).shift()!;
+    // A file under a second (not in the committed list) still moves the clock, as it does in a run.
+    freeAt[fork] = now + Math.max(next.seconds, 0.3);
+    if (takeWaiter) waitingUntil.push(freeAt[fork]!);
+    order.push(next.spec);
+  }
+  return order;
+}
+
+/** Longest first, by the best estimate of each file's duration in seconds, at most half the forks waiting; project order kept as vitest's. */
 export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
@@ -43,18 +85,17 @@ export class LongestFirstSequencer extends BaseSequencer {
       if (cached) return cached.duration / 1000;
       return COMMITTED_DURATIONS[relative(spec)] ?? 0;
     };
-    const size = (spec: TestSpecification): number => statSync(spec.moduleId).size;
-    const longestFirst = [...files].sort((a, b) => estimate(b) - estimate(a) || size(b) - size(a));
+    // Ties (files of no known duration) by size, as vitest orders files it knows nothing of.
+    const bySize = [...files].sort((a, b) => statSync(b.moduleId).size - statSync(a.moduleId).size);
+    const forks = this.ctx.config.maxWorkers ?? 4;
     const projects = [...new Set(files.map((spec) => spec.project.name))].sort();
-    return projects.flatMap((project) => {
-      const own = longestFirst.filter((spec) => spec.project.name === project);
-      const waiters = own.filter((spec) => TIMER_WAITERS.has(relative(spec)));
-      const others = own.filter((spec) => !TIMER_WAITERS.has(relative(spec)));
-      // The longer of the two heads first (the longest file of all still starts at once), then each list in turn.
-      const lists = estimate(waiters[0] ?? others[0]!) >= estimate(others[0] ?? waiters[0]!) ? [waiters, others] : [others, waiters];
-      const spread: TestSpecification[] = [];
-      while (lists.some((list) => list.length)) for (const list of lists) if (list.length) spread.push(list.shift()!);
-      return spread;
-    });
+    return projects.flatMap((project) =>
+      waitersAtMostHalf(
+        bySize
+          .filter((spec) => spec.project.name === project)
+          .map((spec) => ({ spec, seconds: estimate(spec), waits: MOSTLY_WAITING.has(relative(spec)) })),
+        forks,
+      ),
+    );
   }
 }
