@@ -1,7 +1,7 @@
 // `npm test`: the static checks (scripts/static-checks.mjs) and the tests (vitest, with any arguments given to
 // `npm test -- ...`) side by side, after the tests' code generation. The suite is bound by the machine's two cores,
-// and the checks fill the moments the tests wait on sockets, Redis and child processes: measured on the idle
-// machine, warm caches: 49 s one after the other, 42 s side by side.
+// and the checks, at the lowest priority, fill the moments the tests wait on sockets, Redis and child processes
+// without slowing the tests' own work (docs/performance.md, the test suite).
 // The checks' report is printed after the tests' own; the exit code is non-zero when either failed.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -13,7 +13,7 @@ const run = (command, args, stdio, priority) =>
   new Promise((resolve) => {
     const child = spawn(command, args, { stdio });
     // Set before the checks start their own processes (ESLint, tsc, prettier), which inherit it.
-    if (priority !== undefined) setPriority(child.pid, priority);
+    if (priority !== undefined && child.pid !== undefined) setPriority(child.pid, priority);
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
