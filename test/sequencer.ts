@@ -16,8 +16,8 @@ export const COMMITTED_DURATIONS: Readonly<Record<string, number>> = JSON.parse(
 
 /**
  * The files that spend most of their time waiting on real default timers (a takeover's 20 s, an orphaned claim's
- * deadline, an idle connection's 59 s), with little CPU of their own. Longest first alone started them together: four
- * of them once held all four forks for 16 s while the two cores idled. They are spread among the others instead.
+ * deadline, an idle connection's 59 s), with little CPU of their own: among MOSTLY_WAITING below, and left out of CI's
+ * second pass (vitest.config.ts, SECOND_NODE_SKIPS).
  */
 export const TIMER_WAITERS: ReadonlySet<string> = new Set([
   'test/http/keep-alive.test.ts',
@@ -53,7 +53,7 @@ interface Estimated {
  * takes the longest waiting file while fewer than half the forks run one, else the longest other file. Longest first
  * alone once held all four forks with waiting files for 20 s while the cores idled.
  */
-export function waitersAtMostHalf(files: readonly Estimated[], forks: number): TestSpecification[] {
+function waitersAtMostHalf(files: readonly Estimated[], forks: number): TestSpecification[] {
   const longest = (a: Estimated, b: Estimated) => b.seconds - a.seconds;
   const waiters = files.filter((f) => f.waits).sort(longest);
   const others = files.filter((f) => !f.waits).sort(longest);
