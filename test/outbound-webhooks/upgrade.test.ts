@@ -280,7 +280,10 @@ it('moves nothing older than the event log’s retention', async () => {
   const { gateway, k, ahead } = await earlierState('retention');
   const shared = gateway.key('events', 'log');
   const [newest] = (await gateway.commands.xrevrange(shared, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>;
-  // A retention of 1 ms: every event of the earlier build is older.
+  // A retention of 1 ms: every event of the earlier build is older, once the clock is 2 ms past the newest (on a
+  // quiet machine the steps above can take under 2 ms, and the retention's floor would not be past it yet).
+  const newestMs = Number(newest![0].split('-')[0]);
+  await waitFor(() => Date.now() > newestMs + 1, 'the newest event older than the retention', 1_000, 1);
   const store = redisOutboundStore({
     redis: gateway,
     logKey: shared,
