@@ -1,5 +1,5 @@
 // What each request of platform mode asks of the registry, kept cheap: a merchant's view (read from the store at
-// most once a second per replica, and at once after a change made on this replica), and the client that calls
+// most once a second per replica, one read at a time, and at once after a change made on this replica), and the client that calls
 // the service with that merchant's own key, opened once per merchant and key (its secret is opened only then)
 // and closed when it is evicted or the key changes. At most `maxClients` clients are open: an idle merchant
 // costs nothing but its record.
@@ -40,6 +40,7 @@ export function merchantDirectory<C extends Closable>(
   const grace = options.closeGraceMs ?? 30_000;
   const now = options.now ?? Date.now;
   const views = new Map<string, { view: MerchantView | null; until: number }>();
+  const reading = new Map<string, Promise<MerchantView | null>>();
   // Insertion order is recency (a hit moves to the end): the first entry is the least recently used.
   const clients = new Map<string, { version: string; client: Promise<C> }>();
   const timers = new Set<NodeJS.Timeout>();
@@ -55,13 +56,24 @@ export function merchantDirectory<C extends Closable>(
   };
 
   return {
-    async merchant(id) {
+    merchant(id) {
       const hit = views.get(id);
-      if (hit && hit.until > now()) return hit.view;
-      const view = await registry.get(id);
-      views.set(id, { view, until: now() + ttl });
-      if (views.size > maxClients * 4) views.delete(views.keys().next().value!);
-      return view;
+      if (hit && hit.until > now()) return Promise.resolve(hit.view);
+      // One read per merchant at a time: every request that finds the view expired meanwhile waits for that read.
+      // A read each would cost a merchant's flood (hundreds of requests queued) as many reads at every expiry.
+      const pending = reading.get(id);
+      if (pending) return pending;
+      const read = registry.get(id).then((view) => {
+        // A change made on this replica while it read (forget) wins: the view read before it is not kept.
+        if (reading.get(id) !== read) return view;
+        views.set(id, { view, until: now() + ttl });
+        if (views.size > maxClients * 4) views.delete(views.keys().next().value!);
+        return view;
+      });
+      const settled = () => reading.get(id) === read && reading.delete(id);
+      read.then(settled, settled);
+      reading.set(id, read);
+      return read;
     },
     upstreamFor(merchant) {
       // A new key (or any change) gives a new version: the next call uses the new key.
@@ -88,6 +100,7 @@ export function merchantDirectory<C extends Closable>(
     },
     forget(id) {
       views.delete(id);
+      reading.delete(id);
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
