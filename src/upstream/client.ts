@@ -8,7 +8,7 @@
 // with an empty body. Both are UPSTREAM_UNAVAILABLE with `httpStatus` set.
 
 import type { UpstreamConfig } from '../config.js';
-import { readEnvelope, type Envelope } from './envelope.js';
+import { readEnvelopeInTurns, type Envelope } from './envelope.js';
 import { mapFailure } from './failure.js';
 import { createTransport, type HttpCall, type Transport } from './http.js';
 import { BadBodyError } from './normalize.js';
@@ -37,12 +37,12 @@ async function exchange<T>(
   http: Transport,
   operation: Operation,
   req: HttpCall,
-  read: (env: Envelope) => T,
+  read: (env: Envelope) => T | Promise<T>,
   /** A failure envelope that still carries a result (bulk transfers). */
   readFailure?: (env: Envelope) => boolean,
 ): Promise<T> {
   const res = await http.send(req);
-  const reading = readEnvelope(res.text);
+  const reading = await readEnvelopeInTurns(res.text);
   if (!reading.ok) {
     const kind = reading.reason === 'empty' && res.statusCode >= 500 ? 'http_status' : 'bad_body';
     throw http.fault(kind, {
@@ -56,7 +56,7 @@ async function exchange<T>(
     throw mapFailure(env, { operation, httpStatus: res.statusCode, redact: http.redact });
   }
   try {
-    return read(env);
+    return await read(env);
   } catch (err) {
     throw http.fault('bad_body', {
       idempotent: req.idempotent,

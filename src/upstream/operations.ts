@@ -15,6 +15,7 @@ import {
   normalizeCreatedCharge,
   normalizeInitializedCheckout,
   normalizeList,
+  normalizeLongList,
   normalizePagination,
   normalizeSettlement,
   normalizeTransfer,
@@ -48,8 +49,8 @@ interface Endpoint<K extends Operation> {
   path: string;
   /** Builds what is sent; throws VALIDATION_FAILED (nothing sent) on a value the service must not see. */
   request?: (args: Args<K>, paging: PagingParams) => OperationRequest;
-  /** The normalizer of a successful answer (a BadBodyError makes it a `bad_body` fault). */
-  read: (envelope: Envelope, args: Args<K>) => Result<K>;
+  /** The normalizer of a successful answer (a BadBodyError makes it a `bad_body` fault); a long one may yield. */
+  read: (envelope: Envelope, args: Args<K>) => Result<K> | Promise<Result<K>>;
   /** A `status: false` answer that still carries a result (bulk transfers' per-item failures). */
   readsFailure?: (envelope: Envelope) => boolean;
   /** Failures the spec tells by their message only (no `error_code`), in the order of failure.ts. */
@@ -216,7 +217,8 @@ export const OPERATIONS = {
   listTransfers: {
     method: 'GET',
     path: '/transfers',
-    read: (env) => normalizeList(env.data, normalizeTransfer),
+    // Every transfer of the account, in one answer: normalized a slice per turn of the event loop.
+    read: (env) => normalizeLongList(env.data, normalizeTransfer),
     movesMoney: false,
   },
   fetchTransfer: {

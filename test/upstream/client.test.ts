@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, startSandbox } from '../../src/sandbox/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
+import { LONG_BODY } from '../../src/upstream/envelope.js';
 import { UpstreamCallError } from '../../src/upstream/call-error.js';
 import type { Charge, UpstreamClient } from '../../src/upstream/types.js';
 
@@ -282,6 +283,22 @@ describe('transfers', () => {
     expect(poor.nonFieldErrors.join(' ')).toContain('opb_bf');
     expect(poor.item.extId).toBe('big');
     expect((await c.listTransfers()).length).toBe(2);
+  });
+  it('lists an account of 1,300 transfers, a body read in slices (longer than LONG_BODY), as a short list', async () => {
+    const apiKey = `sk_test_${randomUUID().replace(/-/g, '')}`;
+    sb.topUp(apiKey, 'opa_bf', 10_000_000);
+    const c = client(apiKey);
+    for (let page = 0; page < 13; page++) {
+      const items = Array.from({ length: 100 }, (_, i) => ({ amount: 100, recipientPhone: '76000000', extId: `long-${page * 100 + i}` }));
+      expect((await c.createBulkTransfer(items)).queuedCount).toBe(100);
+      await clock.advance(1_000); // the service's bulk calls per second
+    }
+    const raw = await fetch(`${sb.url}/v1/payment/transfers`, { headers: { 'X-API-KEY': apiKey } }).then((res) => res.text());
+    expect(raw.length).toBeGreaterThan(LONG_BODY);
+    const listed = await c.listTransfers();
+    expect(listed).toHaveLength(1_300);
+    expect(new Set(listed.map((t) => t.extId))).toEqual(new Set(Array.from({ length: 1_300 }, (_, i) => `long-${i}`)));
+    expect(listed.every((t) => t.amount === 100 && t.recipientWallet === 'opa_bf' && UTC_Z.test(t.createdAt))).toBe(true);
   });
   it('bulk over 100 items is BATCH_SIZE_LIMIT_EXCEEDED', async () => {
     const items = Array.from({ length: 101 }, () => ({ amount: 100, recipientPhone: '76000000' }));

@@ -1,18 +1,21 @@
 // Pure unit tests of the normalizers and of the failure mapping: no HTTP.
 import { describe, expect, it } from 'vitest';
-import { readEnvelope } from '../../src/upstream/envelope.js';
+import { LONG_BODY, readEnvelope, readEnvelopeInTurns } from '../../src/upstream/envelope.js';
 import { mapFailure } from '../../src/upstream/failure.js';
 import type { Operation } from '../../src/upstream/operations.js';
 import {
   BadBodyError,
   emptyToNull,
   flattenFieldErrors,
+  ITEMS_PER_TURN,
   matchBulkFailures,
   normalizeBalance,
   normalizeBulkResult,
   normalizeCharge,
   normalizeCheckout,
   normalizeCreatedCharge,
+  normalizeList,
+  normalizeLongList,
   normalizePagination,
   normalizeSettlement,
   normalizeTransfer,
@@ -451,7 +454,82 @@ describe('envelope', () => {
     expect(readEnvelope('[1,2]')).toEqual({ ok: false, reason: 'not_envelope' });
     expect(readEnvelope('{"status":false,"message":42}')).toEqual({ ok: false, reason: 'not_envelope' });
   });
+
+  it('reads a long body as JSON.parse does, letting the event loop turn between its slices', async () => {
+    const body = JSON.stringify({ status: true, message: 'ok', data: transfersData(1_500) });
+    expect(body.length).toBeGreaterThan(LONG_BODY);
+    const turns = turnCounter();
+    const reading = await readEnvelopeInTurns(body);
+    const counted = turns.stop();
+    expect(reading).toEqual(readEnvelope(body));
+    // A 64 KB slice per turn: the body's slices less one, at least.
+    expect(counted).toBeGreaterThanOrEqual(Math.ceil(body.length / 65_536) - 1);
+  });
+
+  it('tells a long body that is not JSON, or not an envelope, as a short one', async () => {
+    const body = JSON.stringify({ status: true, message: 'ok', data: transfersData(1_500) });
+    expect(await readEnvelopeInTurns(body.slice(0, -10))).toEqual({ ok: false, reason: 'not_json' });
+    expect(await readEnvelopeInTurns(JSON.stringify(transfersData(1_500)))).toEqual({ ok: false, reason: 'not_envelope' });
+    expect(await readEnvelopeInTurns('{"status":true,"message":"ok","data":[]}')).toEqual(
+      readEnvelope('{"status":true,"message":"ok","data":[]}'),
+    );
+    expect(await readEnvelopeInTurns('')).toEqual({ ok: false, reason: 'empty' });
+  });
 });
+
+describe('long lists', () => {
+  it('normalizes a long list as normalizeList does, letting the event loop turn every ITEMS_PER_TURN items', async () => {
+    const data = transfersData(1_200);
+    const turns = turnCounter();
+    const items = await normalizeLongList(data, normalizeTransfer);
+    expect(turns.stop()).toBeGreaterThanOrEqual(Math.floor(1_200 / ITEMS_PER_TURN));
+    expect(items).toEqual(normalizeList(data, normalizeTransfer));
+  });
+
+  it('names the bad item of a long list by its index, never its value', async () => {
+    const data = transfersData(1_200);
+    (data[1_100] as Record<string, unknown>).created_at = '70123456';
+    const error = await normalizeLongList(data, normalizeTransfer).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(BadBodyError);
+    expect((error as Error).message).toContain('data[1100].created_at');
+    expect((error as Error).message).not.toContain('70123456');
+  });
+});
+
+/** `count` transfers as the service lists them. */
+function transfersData(count: number): unknown[] {
+  return Array.from({ length: count }, (_, i) => ({
+    reference: `tr_${String(i).padStart(8, '0')}`,
+    amount: 100 + i,
+    fees: '1.50',
+    currency: 'XOF',
+    recipient_phone: `70${String(i).padStart(6, '0')}`,
+    recipient_wallet: 'opb_bf',
+    status: i % 7 === 0 ? 'failed' : 'success',
+    ext_id: `pb_1:${i}`,
+    ip_address: '',
+    live_mode: false,
+    created_at: '2026-11-29T02:20:00.123456+00:00',
+  }));
+}
+
+/** Counts the turns of the event loop (setImmediate callbacks) until `stop`. */
+function turnCounter() {
+  let turns = 0;
+  let running = true;
+  const turn = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  return {
+    stop: () => {
+      running = false;
+      return turns;
+    },
+  };
+}
 
 describe('failure mapping', () => {
   const redact = (s: string) => s.split('sk_test_secret').join('[redacted]');
