@@ -7,10 +7,11 @@
 //    B's p99 alone; rounds with and without the flood alternated), and A answered RATE_LIMITED;
 // 4. B's p99 while A's purge runs (A offboarded with its batch, index and keys; goal: the same bound).
 // The gateway runs in a process of its own (bench/lib/fairness-gateway.ts: its event loop carries only its work, A's
-// payroll runner included, as in production); the sandbox, the receivers and B's client share this one; A's flood
-// is sent by wrk (bench/lib/wrk-flood.ts: a sender that costs the shared cores little, as a neighbour's traffic
-// from elsewhere would), paced at 50 times A's budget. Beside figure 3, the gateway's CPU
-// alone and beside the flood, and what one of A's requests costs it. On the Redis at 127.0.0.1:6379. Prints the load
+// payroll runner included, as in production), pinned to core 0; the sandbox, the receivers and B's client share this
+// one, on the other cores with A's flood, sent by wrk (bench/lib/wrk-flood.ts: a sender that costs the shared cores
+// little, as a neighbour's traffic from elsewhere would) on an open-loop schedule at 50 times A's budget. B reads
+// 100 times a second. Beside figure 3: the flood's rate while B was measured, the gateway's longest event-loop delay
+// and its CPU alone and beside the flood, and what one of A's requests costs it. On the Redis at 127.0.0.1:6379. Prints the load
 // average beside the figures; asserts nothing.
 //
 //   node --import tsx bench/platform-fairness.ts
@@ -18,11 +19,15 @@
 //   BENCH_FAIRNESS_GATEWAY=inline …                                               (the gateway in this process)
 //   BENCH_FAIRNESS_REFUSAL=yoga …                         (A refused in yoga's onParams, not before yoga: the earlier way)
 //   BENCH_FAIRNESS_PROFILE=/tmp/flood.cpuprofile …   (the gateway's CPU during the rounds: bench/lib/profile-summary.ts)
-import { loadavg } from 'node:os';
+//   BENCH_FAIRNESS_PIN=0 …                                 (every process on every core: the gateway not pinned to its own)
+//   BENCH_FAIRNESS_READ_RATE=0 …                          (B's reads back to back, not 100 a second)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { SCOPES, mintStaffToken, type Scope } from '../src/auth/index.js';
 import { loadConfig } from '../src/config.js';
@@ -38,15 +43,16 @@ import type { PaymentEventRecord } from '../src/events/payment-event.js';
 import { startChild } from './lib/processes.js';
 import { ROOT, TSX_LOADER } from './lib/stack.js';
 import { startProfiler } from './lib/in-process-profile.js';
-import { wrkFlood, type FloodCounts } from './lib/wrk-flood.js';
+import { answerRate, wrkFlood, type AnswersByTenth, type FloodCounts } from './lib/wrk-flood.js';
 
 const CONCURRENCY = Number(process.env.BENCH_FAIRNESS_CONCURRENCY ?? 8);
 const READS = Number(process.env.BENCH_FAIRNESS_READS ?? 250);
 /**
- * BENCH_FAIRNESS_READ_RATE=100: B's reads paced at that many per second (a merchant's real traffic) rather than back
- * to back, which keeps the gateway's core busy with B alone, so that any work beside it lengthens B's queue.
+ * B's reads per second (a merchant's own traffic, which leaves the gateway room); BENCH_FAIRNESS_READ_RATE=0: back
+ * to back, which keeps the gateway's core busy with B alone, so that any work beside it lengthens B's queue (what
+ * it measures is then B's share of a saturated core, not its latency).
  */
-const READ_RATE = Number(process.env.BENCH_FAIRNESS_READ_RATE ?? 0);
+const READ_RATE = Number(process.env.BENCH_FAIRNESS_READ_RATE ?? 100);
 /** Rounds of B's reads with A's flood, each after one without it. */
 const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 3);
 const PAYROLL = 10_000;
@@ -77,6 +83,14 @@ const GATEWAY_INLINE = process.env.BENCH_FAIRNESS_GATEWAY === 'inline';
 const FLOOD_ACCEPT = process.env.BENCH_FAIRNESS_REFUSAL === 'yoga' ? 'application/graphql-response+json' : undefined;
 /** BENCH_FAIRNESS_FLOOD=node: A's flood from a Node process rather than wrk (a machine without wrk). */
 const FLOOD_SENDER = process.env.BENCH_FAIRNESS_FLOOD === 'node' ? 'node' : 'wrk';
+/**
+ * The gateway alone on core 0, and this process (the sandbox, the receivers, B's client) with wrk on the other cores
+ * (taskset): on a 2-core machine the nearest to production, where the gateway's core is shared neither with its
+ * neighbour's traffic nor with its callers or the service. Redis stays where the scheduler puts it.
+ * BENCH_FAIRNESS_PIN=0, or a machine without taskset or with one core: every process on every core.
+ */
+const PIN = !GATEWAY_INLINE && process.env.BENCH_FAIRNESS_PIN !== '0' && availableParallelism() >= 2 && hasTaskset();
+if (PIN) execFileSync('taskset', ['-a', '-p', '-c', `1-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
 const load0 = loadavg();
 
 const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
@@ -86,6 +100,7 @@ const gatewayEnv = {
   ...inProcessGatewayEnv(sandbox.url, jwtSecret, REDIS_URL),
   ...platformBenchEnv(BUDGET),
   MERCHANT_OFFBOARD_GRACE: '1',
+  ...(process.env.XPOLL ? { PAYOUT_BATCH_FOLLOW_POLL_MS: process.env.XPOLL } : {}),
 };
 
 /** What the benchmark asks of the gateway, wherever it runs. */
@@ -99,10 +114,14 @@ interface BenchGateway {
   cpuMicros(): Promise<number>;
   /** Starts a CPU profile of the gateway's process; `stop` writes it. */
   profile(): Promise<{ stop(file: string): Promise<void> }>;
+  /** The longest event-loop delay (ms) of the gateway's process since the last call. */
+  loopDelayMax(): Promise<number>;
   close(): Promise<void>;
 }
 
 async function inlineGateway(): Promise<BenchGateway> {
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const running = await startGateway(loadConfig(gatewayEnv), silentLogger, { redisNamespace: namespace });
   return {
     graphqlUrl: running.graphqlUrl,
@@ -114,21 +133,27 @@ async function inlineGateway(): Promise<BenchGateway> {
     },
     cpuMicros: async () => process.cpuUsage().user + process.cpuUsage().system,
     profile: () => startProfiler(),
+    async loopDelayMax() {
+      const max = loopDelay.max / 1e6;
+      loopDelay.reset();
+      return max;
+    },
     close: () => running.close(),
   };
 }
 
 async function childGateway(): Promise<BenchGateway> {
-  const child = await startChild(
-    process.execPath,
-    ['--import', TSX_LOADER, join(ROOT, 'bench/lib/fairness-gateway.ts'), JSON.stringify(gatewayEnv), namespace],
-    { ready: /^fairness gateway ready (\S+)/, label: 'gateway' },
-  );
+  const args = ['--import', TSX_LOADER, join(ROOT, 'bench/lib/fairness-gateway.ts'), JSON.stringify(gatewayEnv), namespace];
+  const child = await startChild(PIN ? 'taskset' : process.execPath, PIN ? ['-c', '0', process.execPath, ...args] : args, {
+    ready: /^fairness gateway ready (\S+)/,
+    label: 'gateway',
+  });
   return {
     graphqlUrl: child.ready[1]!,
     publish: async (record) => void (await child.ask(`publish ${JSON.stringify(record)}`, `published ${record.id} `)),
     purge: async () => Number((await child.ask('purge', 'purged ')).slice('purged '.length)),
     cpuMicros: async () => Number((await child.ask('cpu', 'cpu ')).slice('cpu '.length)),
+    loopDelayMax: async () => Number((await child.ask('loop', 'loop ')).slice('loop '.length)),
     async profile() {
       await child.ask('profile', 'profiling');
       return { stop: async (file) => void (await child.ask(`profiled ${file}`, 'profiled')) };
@@ -285,6 +310,8 @@ async function floodProcess(m: Merchant, query: string) {
       for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += counts[key];
     },
     multiple: () => multipleOf(totals),
+    /** Not counted by time: the Node sender reports its totals only. */
+    answered: null as AnswersByTenth | null,
     close: () => child.stop(),
   };
 }
@@ -431,15 +458,24 @@ const idleCpu = await measured(async () => {
 Object.assign(spent, { aloneCpu: 0, aloneMs: 0 });
 /** µs of CPU per ms of wall time the gateway spends on A's payroll (and its timers) alone. */
 const idleRate = idleCpu / idleMs;
+/** B's measures beside the flood (Date.now() bounds): the flood's rate is read over them. */
+const besideWindows: Array<[number, number]> = [];
+const loopDelay = { alone: 0, beside: 0 };
 for (let round = 0; round < ROUNDS; round++) {
+  await gateway.loopDelayMax();
   alone.push(await measured(() => reads(b.staff, queryB), 'alone'));
+  loopDelay.alone = Math.max(loopDelay.alone, await gateway.loopDelayMax());
   await measured(async () => {
     await noisy.start();
     // B is measured once A has spent its budget (50 times its rate: within 1.2 s of a fresh window) and the served
     // reads of that burst are over: what B pays for beside the flood is then the refusals, not A's own budget.
     await spentBudget(a.staff, queryA);
     if (round === 0 && FIGURES.has(2)) firstBeside = await firstChunkMs(b);
+    await gateway.loopDelayMax();
+    const from = Date.now();
     beside.push(await reads(b.staff, queryB));
+    besideWindows.push([from, Date.now()]);
+    loopDelay.beside = Math.max(loopDelay.beside, await gateway.loopDelayMax());
     await noisy.stop();
   }, 'flood');
 }
@@ -447,6 +483,13 @@ if (profiler) await profiler.stop(PROFILE!);
 const aloneP99 = p99(alone.flat());
 const besideP99 = p99(beside.flat());
 const multiple = noisy.multiple();
+/** The flood's rate while B was measured, as a multiple of A's budget's rate (wrk only: it counts answers by time). */
+const answered = noisy.answered;
+const multipleBeside = answered
+  ? besideWindows.reduce((sum, [from, to]) => sum + answerRate(answered, from, to) * (to - from), 0) /
+    besideWindows.reduce((sum, [from, to]) => sum + (to - from), 0) /
+    (BUDGET / 60)
+  : null;
 // What one read of B and one request of A cost the gateway: each period's CPU less what the payroll took meanwhile
 // (its idle rate), the flood's also less B's reads at what they cost alone. An estimate, not a profile.
 const cpuPerRead = (spent.aloneCpu - idleRate * spent.aloneMs) / (ROUNDS * READS);
@@ -507,7 +550,16 @@ console.table({
     baseline: '',
     goal: 'RATE_LIMITED > 0',
   },
-  'A’s flood, × its budget’s rate': { value: +multiple.toFixed(1), baseline: '', goal: `${FLOOD_TIMES} (the issue)` },
+  'A’s flood, × its budget’s rate, while B was measured': {
+    value: multipleBeside === null ? 'n/a (the Node sender)' : +multipleBeside.toFixed(1),
+    baseline: `${multiple.toFixed(1)} over every flood period`,
+    goal: `${FLOOD_TIMES} (the issue)`,
+  },
+  'the gateway’s longest event-loop delay (ms)': {
+    value: `${loopDelay.beside.toFixed(1)} beside A`,
+    baseline: `${loopDelay.alone.toFixed(1)} B alone`,
+    goal: '',
+  },
   [`gateway CPU, share of one core${GATEWAY_INLINE ? ' (whole process: inline)' : ''}`]: {
     value: `${((spent.floodCpu / 1000 / spent.floodMs) * 100).toFixed(0)}% beside A`,
     baseline: `${((spent.aloneCpu / 1000 / spent.aloneMs) * 100).toFixed(0)}% B alone`,
@@ -540,3 +592,8 @@ await slow.close();
 await fast.close();
 await agent.close();
 await sandbox.close();
+
+/** Whether `taskset` (util-linux) is on this machine, to pin the gateway to a core of its own. */
+function hasTaskset(): boolean {
+  return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+}

@@ -6,9 +6,11 @@
 //   cpu                          → `cpu <µs>` (this process's user + system CPU so far)
 //   profile                      → `profiling` (a CPU profile starts, bench/lib/in-process-profile.ts)
 //   profiled <file>              → `profiled` (the profile, written to the file)
+//   loop                         → `loop <ms>` (the longest event-loop delay since the last `loop`; then reset)
 //   exit                         → closes the gateway, then the process ends
 //
 //   node --import tsx bench/lib/fairness-gateway.ts '<env JSON>' <redis namespace>
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config.js';
 import type { PaymentEventRecord } from '../../src/events/payment-event.js';
@@ -17,6 +19,8 @@ import { silentLogger } from '../../src/logger.js';
 import { startProfiler } from './in-process-profile.js';
 
 const [env, namespace] = process.argv.slice(2) as [string, string];
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 let profiler: Awaited<ReturnType<typeof startProfiler>> | null = null;
 const gateway = await startGateway(loadConfig(JSON.parse(env) as Record<string, string>), silentLogger, { redisNamespace: namespace });
 
@@ -40,6 +44,9 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     } else if (command === 'profiled') {
       await profiler?.stop(rest.join(' '));
       process.stdout.write('profiled\n');
+    } else if (command === 'loop') {
+      process.stdout.write(`loop ${loopDelay.max / 1e6}\n`);
+      loopDelay.reset();
     } else if (command === 'exit') {
       await gateway.close();
       process.exit(0);

@@ -15,16 +15,29 @@ export interface FloodCounts {
   seconds: number;
 }
 
+/** The flood's answers by the tenth of a second they came in (wall clock: Date.now() / 100). */
+export type AnswersByTenth = Map<number, number>;
+
+/** Answers per second over [fromMs, toMs) (Date.now() times), from their count by tenth of a second. */
+export function answerRate(answered: AnswersByTenth, fromMs: number, toMs: number): number {
+  let count = 0;
+  for (let tenth = Math.ceil(fromMs / 100); tenth < Math.floor(toMs / 100); tenth++) count += answered.get(tenth) ?? 0;
+  const tenths = Math.floor(toMs / 100) - Math.ceil(fromMs / 100);
+  return tenths > 0 ? (count * 10) / tenths : 0;
+}
+
 /**
- * A flood of `query` at about `rate` requests per second over `connections` kept-alive connections (each waits
- * connections / rate between its requests, so the rate reached is a little under: the figures print the one
- * measured).
+ * A flood of `query` at `rate` requests per second over up to `connections` kept-alive connections (an open-loop
+ * schedule, bench/lib/flood.lua: the rate holds while fewer than `connections` requests wait for their answer at
+ * once; the figures print the one measured).
  */
 export function wrkFlood(url: string, bearer: string, query: string, rate: number, connections: number, accept?: string) {
   const totals: FloodCounts = { ok: 0, rateLimited: 0, other: 0, seconds: 0 };
+  const answered: AnswersByTenth = new Map();
   let running: { child: ChildProcess; output: string[]; t0: number } | null = null;
   return {
     totals,
+    answered,
     async start() {
       const child = spawn('wrk', ['-t1', `-c${connections}`, '-d3600s', '-s', join(ROOT, 'bench/lib/flood.lua'), url], {
         env: {
@@ -32,8 +45,7 @@ export function wrkFlood(url: string, bearer: string, query: string, rate: numbe
           FLOOD_BODY: JSON.stringify({ query }),
           FLOOD_BEARER: bearer,
           ...(accept ? { FLOOD_ACCEPT: accept } : {}),
-          // Less a millisecond: about the time of each answer, which adds to each connection's wait.
-          FLOOD_DELAY_MS: String(Math.max(0, Math.round((connections * 1000) / rate) - 1)),
+          FLOOD_RATE: String(rate),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -52,7 +64,8 @@ export function wrkFlood(url: string, bearer: string, query: string, rate: numbe
       totals.seconds += (performance.now() - t0) / 1000;
       const line = output.join('').match(/^counts (\{.*\})$/m);
       if (!line) throw new Error(`wrk printed no counts: ${output.join('')}`);
-      const counts = JSON.parse(line[1]!) as Omit<FloodCounts, 'seconds'>;
+      const counts = JSON.parse(line[1]!) as Omit<FloodCounts, 'seconds'> & { answered: Record<string, number> };
+      for (const [tenth, n] of Object.entries(counts.answered)) answered.set(Number(tenth), (answered.get(Number(tenth)) ?? 0) + n);
       totals.ok += counts.ok;
       totals.rateLimited += counts.rateLimited;
       totals.other += counts.other;
