@@ -15,6 +15,18 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** Children still running, killed when this process exits however it ends (a benchmark that throws included). */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Kills `child` when this process exits, if it is still running then: a crashed benchmark leaves no load behind. */
+export function endsWithThisProcess(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 export async function startChild(
   command: string,
   args: string[],
@@ -25,6 +37,7 @@ export async function startChild(
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  endsWithThisProcess(child);
   const stderr: string[] = [];
   const waiting: Array<{ prefix: string; resolve: (line: string) => void }> = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));

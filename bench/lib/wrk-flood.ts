@@ -5,6 +5,7 @@
 // (wrk then prints its Lua `done` line); the counts of every period add up.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { endsWithThisProcess } from './processes.js';
 import { ROOT } from './stack.js';
 
 /** The flood's answers by kind, and how long it ran. */
@@ -49,6 +50,7 @@ export function wrkFlood(url: string, bearer: string, query: string, rate: numbe
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      endsWithThisProcess(child);
       const output: string[] = [];
       child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
