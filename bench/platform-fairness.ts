@@ -21,6 +21,7 @@
 //   BENCH_FAIRNESS_PROFILE=/tmp/flood.cpuprofile …   (the gateway's CPU during the rounds: bench/lib/profile-summary.ts)
 //   BENCH_FAIRNESS_PIN=0 …                                 (every process on every core: the gateway not pinned to its own)
 //   BENCH_FAIRNESS_READ_RATE=0 …                          (B's reads back to back, not 100 a second)
+//   BENCH_FAIRNESS_CONTROL=1 …              (figure 3's A/A control: the flood stops before B's reads on both sides)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -81,6 +82,11 @@ const GATEWAY_INLINE = process.env.BENCH_FAIRNESS_GATEWAY === 'inline';
  * (src/http/early-refusal.ts) leaves to yoga's onParams: the earlier way, measured on the same code.
  */
 const FLOOD_ACCEPT = process.env.BENCH_FAIRNESS_REFUSAL === 'yoga' ? 'application/graphql-response+json' : undefined;
+/**
+ * BENCH_FAIRNESS_CONTROL=1: an A/A control of the bench's own noise: every round runs as usual (A's flood spends its
+ * budget, its payroll runs), but the flood stops before B's reads "beside" it, so that both sides measure B alone.
+ */
+const CONTROL = process.env.BENCH_FAIRNESS_CONTROL === '1';
 /** BENCH_FAIRNESS_FLOOD=node: A's flood from a Node process rather than wrk (a machine without wrk). */
 const FLOOD_SENDER = process.env.BENCH_FAIRNESS_FLOOD === 'node' ? 'node' : 'wrk';
 /**
@@ -471,12 +477,13 @@ for (let round = 0; round < ROUNDS; round++) {
     // reads of that burst are over: what B pays for beside the flood is then the refusals, not A's own budget.
     await spentBudget(a.staff, queryA);
     if (round === 0 && FIGURES.has(2)) firstBeside = await firstChunkMs(b);
+    if (CONTROL) await noisy.stop();
     await gateway.loopDelayMax();
     const from = Date.now();
     beside.push(await reads(b.staff, queryB));
     besideWindows.push([from, Date.now()]);
     loopDelay.beside = Math.max(loopDelay.beside, await gateway.loopDelayMax());
-    await noisy.stop();
+    if (!CONTROL) await noisy.stop();
   }, 'flood');
 }
 if (profiler) await profiler.stop(PROFILE!);
@@ -520,7 +527,7 @@ if (FIGURES.has(4)) {
 
 const load1 = loadavg();
 console.log(
-  `Platform fairness (figures ${[...FIGURES].join(', ')}; gateway ${GATEWAY_INLINE ? 'in this process' : 'in a process of its own'}; A's flood from ${FLOOD_SENDER}, refused ${FLOOD_ACCEPT ? 'in yoga' : 'before yoga'}): A's ${BACKLOG} webhook deliveries to a receiver answering after ` +
+  `Platform fairness${CONTROL ? ' — A/A CONTROL: no flood while B reads on either side' : ''} (figures ${[...FIGURES].join(', ')}; gateway ${GATEWAY_INLINE ? 'in this process' : 'in a process of its own'}; A's flood from ${FLOOD_SENDER}, refused ${FLOOD_ACCEPT ? 'in yoga' : 'before yoga'}): A's ${BACKLOG} webhook deliveries to a receiver answering after ` +
     `${RECEIVER_SLOW_MS} ms (${hooks?.aDelivered ?? '-'} sent when B's were measured), B's ${DELIVERIES} at ${DELIVERY_RATE}/s; ` +
     `A's ${PAYROLL}-item payroll (${aChunks} chunks sent by then; id ${payroll.id}); ${ROUNDS} rounds of ${READS} reads of B, ` +
     `${CONCURRENCY} at a time${READ_RATE ? `, ${READ_RATE}/s` : ', back to back'}, without and with A's flood. ` +
