@@ -41,11 +41,11 @@ const SLICE = 64 * 1024;
  * `readEnvelope` for any body: a long one (every transfer of an account: megabytes after a few payrolls) is parsed
  * in slices with a turn of the event loop between them (@discoveryjs/json-ext's parseChunked), so that one
  * merchant's long answer does not hold every other request of the replica for the ~10 ms a JSON.parse of it takes.
- * The value is JSON.parse's, but for a `__proto__` key, which sets the prototype of its object instead of an own
- * property: a normalizer may then read a field from it, as if the service had sent that field.
+ * A body that holds `"__proto__"` is parsed by JSON.parse at once: parseChunked assigns a `__proto__` key (setting
+ * the object's prototype) where JSON.parse makes it an own property, and the value must be JSON.parse's.
  */
 export async function readEnvelopeInTurns(text: string): Promise<EnvelopeReading> {
-  if (text.length <= LONG_BODY) return readEnvelope(text);
+  if (text.length <= LONG_BODY || text.includes('"__proto__"')) return readEnvelope(text);
   let json: unknown;
   try {
     json = await parseChunked(slicesOf(text));

@@ -1,9 +1,10 @@
 // Turns the service's raw `data` into the clean domain types of ./types.ts.
 //
-// Every function here is pure (normalizeLongList also yields to the event loop) and either returns a normalized value or throws
-// a BadBodyError naming the offending path (never the value: values can be
-// phone numbers). The client turns a BadBodyError into UPSTREAM_UNAVAILABLE
-// with fault `bad_body`, so a wrong type in `data` never crashes deeper code.
+// Every function here is pure (normalizeLongList also yields to the event loop)
+// and either returns a normalized value or throws a BadBodyError naming the
+// offending path (never the value: values can be phone numbers). The client
+// turns a BadBodyError into UPSTREAM_UNAVAILABLE with fault `bad_body`, so a
+// wrong type in `data` never crashes deeper code.
 //
 // Quirks of the payment service's published interface handled here:
 // - fees: a float (2.5) in create/OTP-submit responses, a decimal string ("2.50") in fetch/list.
@@ -14,6 +15,7 @@
 // - phone/provider: the empty string means "not yet known" -> null.
 // - balance: one wallet per `<op>_money_<cc>` key of `transfer_balances` (`opa_money_bf` -> `opa_bf`);
 //   keys naming no known wallet are ignored.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   ACCOUNT_TYPES,
   CHARGE_STATUSES,
@@ -38,7 +40,6 @@ import {
   type UtcTimestamp,
   type Wallet,
 } from './types.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FieldError } from './call-error.js';
 import { InternalError } from '../errors/internal-error.js';
 

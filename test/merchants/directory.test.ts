@@ -75,6 +75,16 @@ it('keeps no view read before a change made on this replica meanwhile', async ()
   expect(counted.reads).toBe(2);
 });
 
+it('reads each merchant for itself: requests of two merchants at once each get their own view', async () => {
+  const { registry, directory, merchant, counted } = await setUp();
+  const other = await registry.create({ name: 'Shop B', apiKey: 'sk_test_bbbb2222', webhookSecret: 'whsec-of-b-123' });
+  counted.reads = 0;
+  const views = await Promise.all(Array.from({ length: 100 }, (_, i) => directory.merchant(i % 2 ? other.id : merchant.id)));
+  expect(views.map((v) => v?.id)).toEqual(Array.from({ length: 100 }, (_, i) => (i % 2 ? other.id : merchant.id)));
+  expect(views.filter((v) => v?.id === other.id).every((v) => v?.name === 'Shop B')).toBe(true);
+  expect(counted.reads).toBe(2);
+});
+
 it('keeps no failed read: the next request reads again', async () => {
   const { directory, merchant, counted } = await setUp();
   counted.failNext = true;

@@ -475,6 +475,24 @@ describe('envelope', () => {
     );
     expect(await readEnvelopeInTurns('')).toEqual({ ok: false, reason: 'empty' });
   });
+
+  it('reads a long body with a __proto__ key as JSON.parse does: an own property, not a prototype', async () => {
+    // The key goes into the item that straddles the first slice's end, after that end, and that item loses its
+    // own `reference`: read as JSON.parse reads it, the item has none (the __proto__ key is only an own property).
+    const whole = JSON.stringify({ status: true, message: 'ok', data: transfersData(1_500) });
+    const end = whole.indexOf('}', 65_536);
+    const start = whole.lastIndexOf('{', end);
+    const item = whole.slice(start, end).replace(/"reference":"tr_\d+",/, '') + ',"__proto__":{"reference":"tr_forged"}';
+    expect(start).toBeLessThan(65_536);
+    const body = whole.slice(0, start) + item + whole.slice(end);
+    expect(body.length).toBeGreaterThan(LONG_BODY);
+    const reading = await readEnvelopeInTurns(body);
+    expect(reading).toEqual(readEnvelope(body));
+    const data = (reading as { envelope: { data: Array<Record<string, unknown>> } }).envelope.data;
+    const straddling = data.find((t) => Object.hasOwn(t, '__proto__'))!;
+    expect(Object.getPrototypeOf(straddling)).toBe(Object.prototype);
+    expect(() => normalizeTransfer(straddling, 'data[i]')).toThrow(BadBodyError);
+  });
 });
 
 describe('long lists', () => {
